@@ -1,0 +1,106 @@
+/**
+ * The two error families of cellgate.
+ *
+ * - {@link CellgateError}: a wire error. It carries a SCREAMING_SNAKE `code`; the HTTP status comes
+ *   from {@link errorStatus}, the one table that maps codes to statuses. Handlers throw it and the
+ *   choke point in `http/responses.ts` renders the envelope `{ error, message, details? }`.
+ * - {@link ConfigurationError}: thrown at construction time (a bad option, a bad entity document)
+ *   with the path of the offending value. It never reaches the wire.
+ */
+
+/** HTTP status for every wire error code. The only place a code meets a status. */
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  VALIDATION_ERROR: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  PLAN_RESTRICTION: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  BUSINESS_RULE_VIOLATION: 422,
+  ROLLBACK_DISABLED: 422,
+  INVALID_TARGET_VERSION: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+/** A wire error code. */
+export type ErrorCode = keyof typeof errorStatus;
+
+/** The error envelope of every non-2xx JSON answer (SEED.md "Errors"). */
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** One offending input location, as carried in `details.fields` of a `VALIDATION_ERROR`. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** Options of a {@link CellgateError} beyond code and message. */
+export interface CellgateErrorOptions {
+  details?: Record<string, unknown>;
+  /** Extra response headers, e.g. `Allow` on 405 or `Retry-After` on 429. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * A request-level failure that answers with the envelope. The message is shown to clients, so it
+ * must never carry SQL, stack frames, constraint names or internal ids.
+ *
+ * @example
+ * throw new CellgateError('NOT_FOUND', 'Primitive "x" not found. Call list_primitives to see the catalog.');
+ */
+export class CellgateError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: CellgateErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CellgateError';
+    this.code = code;
+    this.status = errorStatus[code];
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  /** The envelope this error renders to. */
+  toBody(): ErrorBody {
+    return this.details === undefined
+      ? { error: this.code, message: this.message }
+      : { error: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** A `VALIDATION_ERROR` listing each offending input with its path. */
+export function validationError(message: string, fields: FieldIssue[]): CellgateError {
+  return new CellgateError('VALIDATION_ERROR', message, { details: { fields } });
+}
+
+/**
+ * A mistake in how cellgate was configured (an option, an entity document, a custom primitive),
+ * raised when the handler or resource is created, never while serving. `path` names the bad value,
+ * e.g. `entity.fields.amount.type` or `options.basePath`.
+ */
+export class ConfigurationError extends Error {
+  readonly path: string;
+
+  constructor(path: string, message: string) {
+    super(`${path}: ${message}`);
+    this.name = 'ConfigurationError';
+    this.path = path;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Reading a JSON request body safely: content type checked, size limited while streaming (an
+ * oversized body is refused without being buffered whole), empty and malformed bodies refused,
+ * all as envelope errors.
+ */
+import { CellgateError } from '../errors.ts';
+
+/** Default request body limit: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** True for `application/json` and any `application/*+json` media type, parameters ignored. */
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const media = value.split(';', 1)[0]!.trim().toLowerCase();
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}
+
+/**
+ * Reads the body as text, refusing it with 413 `PAYLOAD_TOO_LARGE` as soon as more than `limit`
+ * bytes arrive (or when `Content-Length` already says so).
+ */
+export async function readTextBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<string> {
+  const tooLarge = () =>
+    new CellgateError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`, {
+      details: { limit },
+    });
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge();
+  if (request.body === null) return '';
+
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Options of {@link readJsonBody}. */
+export interface ReadJsonOptions {
+  /** Maximum body size in bytes. @default 1048576 */
+  limit?: number;
+}
+
+/**
+ * Reads and parses a JSON body. 415 `UNSUPPORTED_MEDIA_TYPE` for a non-JSON content type, 413 for
+ * an oversized body, 400 `BAD_REQUEST` for an empty or malformed one. Returns the parsed value of
+ * any JSON type; shape checks are the caller's (with zod).
+ */
+export async function readJsonBody(request: Request, options: ReadJsonOptions = {}): Promise<unknown> {
+  const contentType = request.headers.get('content-type');
+  if (!isJsonContentType(contentType)) {
+    throw new CellgateError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type must be application/json${contentType ? `, received ${contentType.split(';', 1)[0]}` : ''}.`,
+    );
+  }
+  const text = await readTextBody(request, options.limit ?? DEFAULT_BODY_LIMIT);
+  if (text.trim() === '') throw new CellgateError('BAD_REQUEST', 'Request body is empty; a JSON document is required.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? ` ${error.message}` : '';
+    throw new CellgateError('BAD_REQUEST', `Request body is not valid JSON.${detail}`);
+  }
+}

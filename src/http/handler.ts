@@ -1,0 +1,52 @@
+/**
+ * The shape both capabilities return: a Fetch handler that always answers, plus `match`, which
+ * resolves `undefined` for requests that are not its own so a host (or an adapter) can fall
+ * through to its own routes.
+ */
+import { CellgateError } from '../errors.ts';
+import { errorResponse } from './responses.ts';
+
+/** Answers a request it owns, or resolves `undefined` so the host can handle it. */
+export type MatchFunction = (request: Request) => Promise<Response | undefined>;
+
+/**
+ * A cellgate handler. Call it like any Fetch handler (`(request) => Promise<Response>`; a request
+ * no route owns gets a 404 envelope), or call `match` to fall through on unmatched requests.
+ *
+ * @example
+ * const handler = createContractHandler();
+ * const response = await handler(new Request('http://localhost/health'));
+ */
+export interface FetchHandler {
+  (request: Request): Promise<Response>;
+  /** Answers the request, or resolves `undefined` when no route of this handler matches it. */
+  match: MatchFunction;
+}
+
+/** Wraps a match function into a {@link FetchHandler}. */
+export function createFetchHandler(match: MatchFunction): FetchHandler {
+  const handler = (async (request: Request) => {
+    const response = await match(request);
+    if (response) return response;
+    const path = new URL(request.url).pathname;
+    return errorResponse(new CellgateError('NOT_FOUND', `No route matches ${request.method} ${path}.`));
+  }) as FetchHandler;
+  handler.match = match;
+  return handler;
+}
+
+/**
+ * Mounts several handlers as one: each request goes to the first handler whose routes match it.
+ *
+ * @example
+ * const api = composeHandlers(createContractHandler(), customers, invoices);
+ */
+export function composeHandlers(...handlers: Array<Pick<FetchHandler, 'match'>>): FetchHandler {
+  return createFetchHandler(async (request) => {
+    for (const handler of handlers) {
+      const response = await handler.match(request);
+      if (response) return response;
+    }
+    return undefined;
+  });
+}

@@ -1,0 +1,4 @@
+/** HTTP building blocks shared by the contract handler and governed resources. */
+export * from './body.ts';
+export * from './handler.ts';
+export * from './responses.ts';

@@ -1,0 +1,61 @@
+/**
+ * Building answers: JSON bodies, pre-serialised bodies for responses that never change, and the one
+ * choke point that turns any thrown value into the error envelope.
+ */
+import { CellgateError, type ErrorBody } from '../errors.ts';
+
+/** Content type of every JSON answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A JSON answer. `body` is serialised here; use {@link cachedJson} for bodies that never change. */
+export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit): Response {
+  return rawJsonResponse(JSON.stringify(body), status, headers);
+}
+
+/** A JSON answer from text that is already serialised. */
+export function rawJsonResponse(text: string, status = 200, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set('content-type', JSON_CONTENT_TYPE);
+  return new Response(text, { status, headers: h });
+}
+
+/**
+ * Memoises the serialisation of a body that never changes (schema descriptions, the catalog,
+ * OpenAPI), so each request only wraps the same string in a new `Response`.
+ */
+export function cachedJson(compute: () => unknown): (status?: number, headers?: HeadersInit) => Response {
+  let text: string | undefined;
+  return (status = 200, headers) => rawJsonResponse((text ??= JSON.stringify(compute())), status, headers);
+}
+
+/** What the choke point needs to know about the request it is answering for. */
+export interface ErrorContext {
+  /** Correlation id echoed to the client and stored in `details.correlationId` of a 500. */
+  correlationId?: string;
+  /** Called with every unexpected (non-{@link CellgateError}) failure, for the host's logs. */
+  onError?: (error: unknown, request?: Request) => void;
+  request?: Request;
+}
+
+/**
+ * The single place a failure becomes an HTTP answer. A {@link CellgateError} renders its own
+ * envelope; anything else is an internal error: the client sees `INTERNAL_ERROR` with a
+ * correlation id and nothing of the cause, the host's `onError` sees the cause.
+ */
+export function errorResponse(error: unknown, context: ErrorContext = {}): Response {
+  if (error instanceof CellgateError) {
+    return jsonResponse(error.toBody(), error.status, error.headers);
+  }
+  const correlationId = context.correlationId ?? crypto.randomUUID();
+  try {
+    context.onError?.(error, context.request);
+  } catch {
+    // A failing error hook must not turn one failure into two.
+  }
+  const body: ErrorBody = {
+    error: 'INTERNAL_ERROR',
+    message: 'An unexpected error occurred. Quote the correlation id when reporting it.',
+    details: { correlationId },
+  };
+  return jsonResponse(body, 500);
+}

@@ -1,0 +1,227 @@
+/**
+ * The storage seam: what the governed-resource core asks of a database.
+ *
+ * Drivers are deliberately dumb and identical in behaviour. Soft delete, rollback, restore,
+ * redaction and audit content are core policy, built from these calls inside one
+ * {@link StorageDriver.transaction}. A driver stores and finds; it never decides.
+ *
+ * Naming: field names at this seam are the snake_case names of the entity document
+ * (`invoice_number`, `created_at`); base record properties are camelCase on {@link StoredRecord}.
+ * Timestamps are ISO 8601 strings in UTC as produced by `Date#toISOString()` (the core normalises
+ * every `date-time` value to that form before it reaches a driver, so text comparison and time
+ * comparison agree).
+ */
+
+/** Where an entity lives, from its document's `scope`. */
+export type EntityScope = 'system-global' | 'workspace-shared' | 'cell-isolated';
+
+/** Type of a business field, from the document's field descriptor. */
+export type StorageFieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+
+/** One business field of an entity as a driver sees it. */
+export interface StorageField {
+  /** snake_case name, `[a-z][a-z0-9_]*`; safe to use as a column name. */
+  name: string;
+  type: StorageFieldType;
+  format?: 'uuid' | 'date-time' | 'email' | 'url';
+  nullable: boolean;
+}
+
+/**
+ * What a driver needs to know about one governed entity, derived from its entity document by the
+ * core. Each major version of an entity is its own model (its own table).
+ */
+export interface EntityStorageModel {
+  /** Entity reference `<domain>.<EntityName>@v<major>`, e.g. `crm.Invoice@v1`; the audit `resourceType`. */
+  resourceType: string;
+  /** Table name for this entity major, `[a-z][a-z0-9_]*`, e.g. `crm_invoice_v1`. */
+  table: string;
+  scope: EntityScope;
+  /** Business fields, base fields excluded, in document order. */
+  fields: StorageField[];
+  /** Field names (snake_case, business or `created_at`/`updated_at`) lists filter or sort on; SQL drivers index them. */
+  indexedFields: string[];
+}
+
+/** The tenancy boundary of a record. `workspaceId` is null for system-global entities, `cellId` outside cells. */
+export interface RecordScope {
+  tenantId: string;
+  workspaceId: string | null;
+  cellId: string | null;
+}
+
+/** One stored record: base properties in camelCase, business values by snake_case name in `fields`. */
+export interface StoredRecord extends RecordScope {
+  id: string;
+  /** Optimistic-concurrency counter: 1 on create, + 1 on every change of persisted state. */
+  version: number;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  updatedBy: string;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  fields: Record<string, unknown>;
+}
+
+/** List filter operators, as the entity document's data block names them. */
+export type FilterOperator =
+  | 'equals'
+  | 'in'
+  | 'contains'
+  | 'startsWith'
+  | 'before'
+  | 'after'
+  | 'between'
+  | 'gt'
+  | 'lt';
+
+/**
+ * One list filter. `value` is a scalar for equals/contains/startsWith/before/after/gt/lt, a
+ * non-empty array for `in`, and a `[low, high]` pair (inclusive) for `between`. `contains` and
+ * `startsWith` are case-insensitive. Values are already coerced by the core to the field's type.
+ */
+export interface ListFilter {
+  field: string;
+  operator: FilterOperator;
+  value: unknown;
+}
+
+/** A page of a collection. Results are ordered by `sort`, ties broken by `id` ascending. */
+export interface ListQuery {
+  scope: RecordScope;
+  filters: ListFilter[];
+  /** Case-insensitive substring match of `term` on any of `fields` (OR). */
+  search?: { fields: string[]; term: string };
+  sort: { field: string; direction: 'asc' | 'desc' };
+  offset: number;
+  limit: number;
+  /** Include soft-deleted records (deletedAt not null). */
+  includeDeleted: boolean;
+}
+
+/** Records of one page and the count of all records matching the filters and scope. */
+export interface ListResult {
+  records: StoredRecord[];
+  total: number;
+}
+
+/** Audit event types (SEED.md "Events"). */
+export type AuditEventType =
+  | 'entity.created'
+  | 'entity.updated'
+  | 'entity.deleted'
+  | 'entity.restored'
+  | 'entity.rollback'
+  | 'entity.permission_changed';
+
+/**
+ * One audit record, the fields of SEED.md's audit record in camelCase, plus `reason` (the
+ * optional rollback reason). Append-only: a driver never updates or deletes one.
+ */
+export interface AuditRecord extends RecordScope {
+  id: string;
+  actorId: string;
+  actorType: 'user' | 'service';
+  eventType: AuditEventType;
+  resourceType: string;
+  resourceId: string;
+  /** Version after the change. */
+  resourceVersion: number;
+  /** Version before the change; null on create. */
+  baseVersion: number | null;
+  occurredAt: string;
+  requestId: string | null;
+  traceId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  changeKind: 'diff' | 'snapshot';
+  diff: unknown;
+  snapshot: unknown;
+  redactionApplied: boolean;
+  tags: string[] | null;
+  reason: string | null;
+}
+
+/** Which audit records to read, newest first. `workspaceId`/`cellId` narrow when given. */
+export interface AuditQuery {
+  tenantId: string;
+  workspaceId?: string;
+  cellId?: string;
+  resourceType?: string;
+  resourceId?: string;
+  limit: number;
+  /** Opaque cursor from a previous page's `nextCursor`. Drivers reject a malformed one with 400 `VALIDATION_ERROR`. */
+  cursor?: string;
+}
+
+/** A page of audit records, newest first (most recently appended first). */
+export interface AuditPage {
+  records: AuditRecord[];
+  /** Cursor of the next (older) page, or null at the end. */
+  nextCursor: string | null;
+}
+
+/** The first answer to a create sent with an `Idempotency-Key`, replayed for repeats. */
+export interface IdempotencyRecord {
+  tenantId: string;
+  actorId: string;
+  key: string;
+  /** Stable hash of the request (resource + body) that first used the key. */
+  requestHash: string;
+  status: number;
+  /** The serialised response body. */
+  body: string;
+  createdAt: string;
+}
+
+/** The operations available inside (and, for reads, outside) a transaction. */
+export interface StorageSession {
+  /** A record by id within `scope`, soft-deleted ones included; null when absent or in another scope. */
+  get(model: EntityStorageModel, scope: RecordScope, id: string): Promise<StoredRecord | null>;
+  list(model: EntityStorageModel, query: ListQuery): Promise<ListResult>;
+  insert(model: EntityStorageModel, record: StoredRecord): Promise<void>;
+  /**
+   * Replaces the record whose id, scope and current version equal `record`'s id, scope and
+   * `expectedVersion`, in one conditional write. Resolves the written record, or `null` when no
+   * row matched (the version moved on, or the record is gone): drivers never throw for a
+   * conflict; the core maps `null` to 404 or 409.
+   */
+  update(model: EntityStorageModel, record: StoredRecord, expectedVersion: number): Promise<StoredRecord | null>;
+  appendAudit(record: AuditRecord): Promise<void>;
+  listAudit(query: AuditQuery): Promise<AuditPage>;
+  /** One audit record by id within a tenant, or null. */
+  getAudit(tenantId: string, auditId: string): Promise<AuditRecord | null>;
+  /** Stores the full, unredacted state of a record at one version (rollback reads it back). */
+  putVersionState(model: EntityStorageModel, state: StoredRecord): Promise<void>;
+  /** The state stored for (record id, version), or null. O(1) in history length. */
+  getVersionState(model: EntityStorageModel, scope: RecordScope, id: string, version: number): Promise<StoredRecord | null>;
+  getIdempotency(tenantId: string, actorId: string, key: string): Promise<IdempotencyRecord | null>;
+  /** Stores the first answer for a key; resolves false (and stores nothing) if the key already exists. */
+  putIdempotency(record: IdempotencyRecord): Promise<boolean>;
+}
+
+/** What a driver can promise; the core and the conformance suite adapt to it. */
+export interface StorageCapabilities {
+  /** Survives a process restart. */
+  durable: boolean;
+  /** Several processes may share it safely (conditional writes hold across processes). */
+  multiProcess: boolean;
+  /** The database itself rejects UPDATE and DELETE on audit records. */
+  appendOnlyAuditEnforced: boolean;
+}
+
+/**
+ * A storage driver. Reads outside a transaction go to the driver itself; every mutation of the
+ * core runs inside {@link StorageDriver.transaction}, which commits when `fn` resolves and rolls
+ * back everything it did when `fn` throws.
+ */
+export interface StorageDriver extends StorageSession {
+  readonly name: string;
+  readonly capabilities: StorageCapabilities;
+  /** Creates (idempotently) the tables of these models and the shared tables: audit, version state, idempotency keys. */
+  migrate(models: readonly EntityStorageModel[]): Promise<void>;
+  transaction<T>(fn: (session: StorageSession) => Promise<T>): Promise<T>;
+  /** Releases connections and handles. */
+  close(): Promise<void>;
+}

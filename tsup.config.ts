@@ -1,0 +1,19 @@
+import { defineConfig } from 'tsup';
+import { binEntries, packageEntries } from './entries.config.ts';
+
+export default defineConfig({
+  entry: Object.fromEntries(
+    [...packageEntries, ...binEntries].map((entry) => [entry.outName, entry.source]),
+  ),
+  format: ['esm'],
+  target: 'node20',
+  platform: 'neutral',
+  dts: { entry: Object.fromEntries(packageEntries.map((entry) => [entry.outName, entry.source])) },
+  splitting: true,
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+  // Each public entry imports the others by their package name, so one copy of shared state exists
+  // at run time; optional peers are resolved from the host application.
+  external: [/^cellgate(\/.*)?$/, /^node:/, 'pg', 'better-sqlite3', 'express', 'fastify', 'hono', /^@hono\//, /^next(\/.*)?$/],
+});
