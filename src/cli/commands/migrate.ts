@@ -1,0 +1,5 @@
+/** `cellgate migrate`: not built yet. */
+export async function run(_args: string[]): Promise<number> {
+  console.error('cellgate migrate: not available yet');
+  return 1;
+}

@@ -1,0 +1,21 @@
+/**
+ * The subcommands of `cellgate`. Each module exports `run(args: string[]): Promise<number>`
+ * (the exit code) and prints its own `--help`.
+ */
+
+/** A subcommand module. */
+export interface CommandModule {
+  run(args: string[]): Promise<number>;
+}
+
+/** Subcommands by name, with the one-line summary shown by `cellgate --help`. */
+export const commands = {
+  serve: { summary: 'run the reference host (contract API, MCP, demo governed resources)', load: () => import('./serve.ts') },
+  validate: { summary: 'validate a manifest or entity document (YAML or JSON file)', load: () => import('./validate.ts') },
+  migrate: { summary: 'run the storage migrations for DATABASE_URL', load: () => import('./migrate.ts') },
+  token: { summary: 'print a signed development token', load: () => import('./token.ts') },
+  mcp: { summary: 'serve the MCP tools and resources over stdio', load: () => import('./mcp.ts') },
+} satisfies Record<string, { summary: string; load: () => Promise<CommandModule> }>;
+
+/** A subcommand name. */
+export type CommandName = keyof typeof commands;

@@ -1,0 +1,37 @@
+/**
+ * Result shapes of every validation entry point (REST, MCP and library): one zod schema each,
+ * reused for TypeScript types, OpenAPI and MCP output schemas.
+ */
+import { z } from 'zod';
+
+/** One validation problem: the path of the offending value and a stable English message. */
+export const ValidationIssueSchema = z
+  .object({
+    field: z.string().describe('Path of the offending value: dot path with numeric indexes for structural errors (`spec.pages.0.path`), bracket keys for semantic ones (`spec.entities[customer].fields[email]`), `root` for the whole document.'),
+    message: z.string().describe('What is wrong, as a stable English sentence.'),
+  })
+  .meta({ id: 'ValidationIssue' });
+
+/** `{ valid, errors }`; `errors` is empty exactly when `valid` is true. */
+export const ValidationResultSchema = z
+  .object({
+    valid: z.boolean(),
+    errors: z.array(ValidationIssueSchema),
+  })
+  .meta({ id: 'ValidationResult' });
+
+/** A normalization result: `manifest` is present exactly when `valid` is true. */
+export const NormalizeResultSchema = z
+  .object({
+    valid: z.boolean(),
+    manifest: z.record(z.string(), z.unknown()).optional().describe('The normalized manifest; present only when valid.'),
+    errors: z.array(ValidationIssueSchema),
+  })
+  .meta({ id: 'NormalizeResult' });
+
+/** One validation problem. */
+export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
+/** Result of `validateManifest`, `validateEntity`, `validatePage`, `validateEntityDocument`. */
+export type ValidationResult = z.infer<typeof ValidationResultSchema>;
+/** Result of `normalizeManifest`. */
+export type NormalizeResult = z.infer<typeof NormalizeResultSchema>;
