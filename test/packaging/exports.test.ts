@@ -1,0 +1,99 @@
+/**
+ * The package as users get it: `dist/` built by tsup, resolved through the `exports` map by plain
+ * Node (no vitest aliases), with declarations for every entry, and a runtime-neutral root entry.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { binEntries, packageEntries } from '../../entries.config.ts';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, { types: string; import: string } | string>;
+  bin: Record<string, string>;
+};
+
+/** Newest modification time under the source folders, to rebuild only when dist is stale. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && entry.name !== '.next') walk(path);
+      } else if (/\.(ts|yaml|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of ['src', 'adapters', 'examples']) walk(join(root, dir));
+  return Math.max(newest, statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'tsup.config.ts')).mtimeMs);
+}
+
+beforeAll(async () => {
+  const built = join(root, 'dist/index.js');
+  if (!existsSync(built) || statSync(built).mtimeMs < newestSource()) {
+    await run('npx', ['tsup', '--silent'], { cwd: root, timeout: 240_000 });
+  }
+}, 300_000);
+
+/** Static import specifiers of an ESM file (dynamic `import()` is deliberately not followed). */
+function staticImports(code: string): string[] {
+  const specifiers: string[] = [];
+  const pattern = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?["']([^"']+)["']/g;
+  for (const match of code.matchAll(pattern)) specifiers.push(match[1]!);
+  return specifiers;
+}
+
+describe('package exports', () => {
+  const codeEntries = Object.entries(pkg.exports).filter(([subpath]) => !subpath.endsWith('.json'));
+
+  it('lists the same entries the build is derived from', () => {
+    expect(codeEntries.map(([subpath]) => (subpath === '.' ? 'cellgate' : `cellgate/${subpath.slice(2)}`))).toEqual(
+      packageEntries.map((entry) => entry.specifier),
+    );
+  });
+
+  it.each(codeEntries)('%s resolves to built code and declarations', (_subpath, target) => {
+    const { types, import: code } = target as { types: string; import: string };
+    expect(existsSync(join(root, code)), code).toBe(true);
+    expect(existsSync(join(root, types)), types).toBe(true);
+  });
+
+  it('every entry imports under plain Node through the exports map', async () => {
+    const script = packageEntries
+      .map((entry) => `await import(${JSON.stringify(entry.specifier)});`)
+      .join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', `${script}\nconsole.log('ok')`], {
+      cwd: root,
+      timeout: 60_000,
+    });
+    expect(stdout.trim()).toBe('ok');
+  });
+
+  it('the root entry is runtime-neutral: no node:*, builtin or database client in its static graph', () => {
+    const forbidden = /^(node:|pg$|better-sqlite3$|express$|fastify$|hono|next|fs$|path$|crypto$|http$|os$|child_process$|url$|util$|stream$)/;
+    const seen = new Set<string>();
+    const offending: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const specifier of staticImports(readFileSync(file, 'utf8'))) {
+        if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+        else if (forbidden.test(specifier)) offending.push(`${file.slice(root.length + 1)} imports ${specifier}`);
+      }
+    };
+    visit(join(root, 'dist/index.js'));
+    expect(seen.size).toBeGreaterThan(0);
+    expect(offending).toEqual([]);
+  });
+
+  it('the cellgate command is built and answers --help', async () => {
+    const bin = join(root, pkg.bin.cellgate!);
+    expect(binEntries.map((entry) => `./dist/${entry.outName}.js`)).toContain(pkg.bin.cellgate);
+    const { stdout } = await run(process.execPath, [bin, '--help'], { cwd: root, timeout: 30_000 });
+    expect(stdout).toMatch(/Usage: cellgate <command>/);
+    for (const command of ['serve', 'validate', 'migrate', 'token', 'mcp']) expect(stdout).toContain(command);
+  });
+});
