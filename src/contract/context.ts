@@ -1,0 +1,67 @@
+/**
+ * What every contract answer may depend on besides its own parameters: the primitive registry
+ * (core catalog plus the host's custom contracts), the request body limit and the optional project
+ * folder. Built once per handler (or per MCP stdio server) and shared by REST and MCP, so both
+ * see the same custom primitives.
+ */
+import { createPrimitiveRegistry, type PrimitiveContract, type PrimitiveRegistry } from './catalog/index.ts';
+import { ConfigurationError } from '../errors.ts';
+import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
+
+/** Options that shape a {@link ContractContext}. All optional. */
+export interface ContractContextOptions {
+  /**
+   * Custom primitive contracts (DECISIONS A9), listed after the 30 core entries with
+   * `source: "custom"`. A key that shadows a core key is a configuration error.
+   * @default []
+   */
+  primitives?: PrimitiveContract[];
+  /**
+   * Project folder ("local mode"): custom primitives are also loaded from its `primitives.yaml`,
+   * and `scaffold_primitive` writes its files inside it (never outside). Without it, scaffolding
+   * returns the files as data and writes nothing.
+   * @default undefined
+   */
+  projectDir?: string;
+  /**
+   * Largest accepted request body in bytes; larger bodies get 413 `PAYLOAD_TOO_LARGE`.
+   * @default 1048576 (1 MiB)
+   */
+  bodyLimit?: number;
+}
+
+/**
+ * The shared state of the contract services. Read-only after construction.
+ *
+ * @example
+ * const context = createContractContext({ bodyLimit: 256 * 1024 });
+ * listPrimitives(context, { category: 'input' });
+ */
+export interface ContractContext {
+  /** Core catalog plus custom primitives. */
+  readonly registry: PrimitiveRegistry;
+  /** Request body limit in bytes. */
+  readonly bodyLimit: number;
+  /** Project folder for local mode, or `undefined`. */
+  readonly projectDir: string | undefined;
+}
+
+/**
+ * Validates the options and builds the context. Throws {@link ConfigurationError} naming the bad
+ * option (`options.bodyLimit`, `options.primitives.0.key`, …).
+ */
+export function createContractContext(options: ContractContextOptions = {}, path = 'options'): ContractContext {
+  const { bodyLimit = DEFAULT_BODY_LIMIT, projectDir, primitives = [] } = options;
+  if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 1) {
+    throw new ConfigurationError(`${path}.bodyLimit`, 'must be a positive integer number of bytes');
+  }
+  if (projectDir !== undefined && (typeof projectDir !== 'string' || projectDir.trim() === '')) {
+    throw new ConfigurationError(`${path}.projectDir`, 'must be a non-empty folder path');
+  }
+  if (!Array.isArray(primitives)) {
+    throw new ConfigurationError(`${path}.primitives`, 'must be an array of primitive contracts');
+  }
+  // The registry raises its own ConfigurationError (e.g. a custom key shadowing a core key).
+  const registry = createPrimitiveRegistry({ custom: primitives, ...(projectDir === undefined ? {} : { projectDir }) });
+  return Object.freeze({ registry, bodyLimit, projectDir });
+}

@@ -1,0 +1,244 @@
+/**
+ * The Area A answers, one function each. REST routes (`create-contract-handler.ts`) and MCP tools
+ * (`mcp/`) both call these and only format the result, so there is one implementation per answer.
+ *
+ * Each function returns exactly the data the REST endpoint answers and throws {@link CellgateError}
+ * for bad parameters (400 `VALIDATION_ERROR` with `details.fields`, 404 `NOT_FOUND`). Functions
+ * taking a request body accept `unknown` and check it with the request schema exported here, the
+ * same schema OpenAPI and the MCP input schemas are built from.
+ */
+import { z } from 'zod';
+import { validationError, type FieldIssue } from '../errors.ts';
+import type { ContractContext } from './context.ts';
+import {
+  checkSchemaVersion,
+  describeCapabilitySchema,
+  describeEntitySchema,
+  describeManifestSchema,
+  describePageSchema,
+} from './describe/index.ts';
+import { validateEntity as validateEntityCore, validateManifest as validateManifestCore, validatePage as validatePageCore } from './validate/index.ts';
+import { normalizeManifest as normalizeManifestCore } from './normalize.ts';
+import { validateEntityDocument as validateEntityDocumentCore } from './entity-document/index.ts';
+import { getExample as getExampleCore, listExamples as listExamplesCore } from './examples/index.ts';
+import {
+  ExplainErrorsInputSchema,
+  RecommendInputSchema,
+  SuggestPagesInputSchema,
+  SuggestRelationsInputSchema,
+  explainErrors as explainErrorsCore,
+  recommend as recommendCore,
+  suggestPages as suggestPagesCore,
+  suggestRelations as suggestRelationsCore,
+} from './guidance/index.ts';
+import type { NormalizeResult, ValidationResult } from './schema/results.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Request schemas of the validation endpoints (the guidance ones come from ./guidance).
+// ---------------------------------------------------------------------------------------------
+
+/** A JSON object member of a request body; its contents are checked by the validator itself. */
+const documentMember = (what: string) =>
+  z.record(z.string(), z.unknown()).describe(`The ${what} to check, as a JSON object. Its contents are reported in the result, not refused.`);
+
+/** Body of `POST /api/validate/manifest` and `/api/validate/normalize`. */
+export const ValidateManifestRequestSchema = z
+  .object({ manifest: documentMember('CellManifestV1') })
+  .meta({ id: 'ValidateManifestRequest' });
+/** Body of `POST /api/validate/entity`. */
+export const ValidateEntityRequestSchema = z
+  .object({ entity: documentMember('EntityDefinition') })
+  .meta({ id: 'ValidateEntityRequest' });
+/** Body of `POST /api/validate/page`. */
+export const ValidatePageRequestSchema = z
+  .object({ page: documentMember('PageDefinition') })
+  .meta({ id: 'ValidatePageRequest' });
+/** Body of `POST /api/validate/entity-document`: the standalone entity definition document itself. */
+export const EntityDocumentRequestSchema = z
+  .record(z.string(), z.unknown())
+  .describe('A standalone entity definition document (snake_case form), sent as the body itself.')
+  .meta({ id: 'EntityDocumentRequest' });
+
+/** `{ manifest }` request body. */
+export type ValidateManifestRequest = z.infer<typeof ValidateManifestRequestSchema>;
+/** `{ entity }` request body. */
+export type ValidateEntityRequest = z.infer<typeof ValidateEntityRequestSchema>;
+/** `{ page }` request body. */
+export type ValidatePageRequest = z.infer<typeof ValidatePageRequestSchema>;
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/**
+ * Checks a request body or parameter object against its schema. A missing member reads `Required`
+ * and a wrong type `Expected <type>, received <type>` (DECISIONS A2 wording), whatever zod's own
+ * default messages say.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown, what = 'Request body'): z.output<T> {
+  const result = schema.safeParse(input, {
+    error: (issue) => {
+      if (issue.code !== 'invalid_type') return undefined;
+      if (issue.input === undefined) return 'Required';
+      const expected = issue.expected === 'record' ? 'object' : String(issue.expected);
+      return `Expected ${expected}, received ${kindOf(issue.input)}`;
+    },
+  });
+  if (result.success) return result.data;
+  const fields: FieldIssue[] = result.error.issues.map((issue) => ({
+    path: issue.path.length === 0 ? 'root' : issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  const summary = fields.map((f) => `${f.path}: ${f.message}`).join('; ');
+  throw validationError(`${what} is invalid (${summary}).`, fields);
+}
+
+/** An empty query value means "no filter" (as `?type=` does on the reference service). */
+const filterValue = (value: string | null | undefined): string | undefined => (value ? value : undefined);
+
+// ---------------------------------------------------------------------------------------------
+// Schema discovery
+// ---------------------------------------------------------------------------------------------
+
+/** Parameters of the manifest and entity schema answers. */
+export interface SchemaVersionParams {
+  /** `latest` or `v1alpha1` (DECISIONS A1); anything else is 400. @default "latest" */
+  version?: string | null;
+}
+/** Parameters of the page and capability schema answers. */
+export interface SchemaTypeParams {
+  /** A page type / capability type; a known one narrows the answer, an unknown one is 400. */
+  type?: string | null;
+}
+
+/** `GET /api/schemas/manifest`, MCP `get_manifest_schema`. */
+export function getManifestSchema(params: SchemaVersionParams = {}) {
+  checkSchemaVersion(filterValue(params.version));
+  return describeManifestSchema();
+}
+
+/** `GET /api/schemas/entity`, MCP `get_entity_definition_schema`. */
+export function getEntitySchema(params: SchemaVersionParams = {}) {
+  checkSchemaVersion(filterValue(params.version));
+  return describeEntitySchema();
+}
+
+/** `GET /api/schemas/page[?type]`, MCP `get_page_schema`. */
+export function getPageSchema(params: SchemaTypeParams = {}) {
+  return describePageSchema(filterValue(params.type));
+}
+
+/** `GET /api/schemas/capability[?type]`, MCP `get_capability_schema`. */
+export function getCapabilitySchema(params: SchemaTypeParams = {}) {
+  return describeCapabilitySchema(filterValue(params.type));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Primitives
+// ---------------------------------------------------------------------------------------------
+
+/** Filters of the primitive list. */
+export interface ListPrimitivesParams {
+  /** collection, input, form, layout, page, display or feedback; unknown → 400. */
+  category?: string | null;
+  /** `core` or `custom`; unknown → 400. */
+  source?: string | null;
+}
+
+/** `GET /api/primitives[?category&source]`, MCP `list_primitives`. */
+export function listPrimitives(context: ContractContext, params: ListPrimitivesParams = {}) {
+  const category = filterValue(params.category);
+  const source = filterValue(params.source);
+  return context.registry.list({ ...(category ? { category } : {}), ...(source ? { source } : {}) } as Parameters<
+    ContractContext['registry']['list']
+  >[0]);
+}
+
+/** `GET /api/primitives/{key}`, MCP `get_primitive_contract`. 404 for an unknown key. */
+export function getPrimitive(context: ContractContext, key: string) {
+  return context.registry.get(key);
+}
+
+/** MCP `get_primitive_examples`. */
+export function getPrimitiveExamples(context: ContractContext, params: { key: string; version?: string }) {
+  return context.registry.examples(params.key, params.version);
+}
+
+/** MCP `validate_primitive_props`. */
+export function validatePrimitiveProps(context: ContractContext, params: { key: string; version?: string; props: unknown }): ValidationResult {
+  return context.registry.validateProps(params.key, params.version, params.props);
+}
+
+/** MCP `scaffold_primitive`: writes only inside the context's project folder, if any. */
+export function scaffoldPrimitive(context: ContractContext, params: Parameters<ContractContext['registry']['scaffold']>[0]) {
+  return context.registry.scaffold(params);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Examples
+// ---------------------------------------------------------------------------------------------
+
+/** `GET /api/examples`, MCP `list_examples`. */
+export function listExamples() {
+  return listExamplesCore();
+}
+
+/** `GET /api/examples/{key}`, MCP `get_example_manifest`. 404 for an unknown key. */
+export function getExample(key: string) {
+  return getExampleCore(key);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation (200 whether valid or not, DECISIONS A13)
+// ---------------------------------------------------------------------------------------------
+
+/** `POST /api/validate/manifest`, MCP `validate_manifest`. Body `{ manifest }`. */
+export function validateManifest(body: unknown): ValidationResult {
+  return validateManifestCore(parseInput(ValidateManifestRequestSchema, body).manifest);
+}
+
+/** `POST /api/validate/entity`, MCP `validate_entity`. Body `{ entity }`. */
+export function validateEntity(body: unknown): ValidationResult {
+  return validateEntityCore(parseInput(ValidateEntityRequestSchema, body).entity);
+}
+
+/** `POST /api/validate/page`, MCP `validate_page`. Body `{ page }`. */
+export function validatePage(body: unknown): ValidationResult {
+  return validatePageCore(parseInput(ValidatePageRequestSchema, body).page);
+}
+
+/** `POST /api/validate/normalize`, MCP `normalize_manifest`. Body `{ manifest }`. */
+export function normalizeManifest(body: unknown): NormalizeResult {
+  return normalizeManifestCore(parseInput(ValidateManifestRequestSchema, body).manifest);
+}
+
+/** `POST /api/validate/entity-document`: the body is the entity definition document itself. */
+export function validateEntityDocument(body: unknown): ValidationResult {
+  return validateEntityDocumentCore(parseInput(EntityDocumentRequestSchema, body));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Guidance (200, DECISIONS A13–A16)
+// ---------------------------------------------------------------------------------------------
+
+/** `POST /api/guidance/recommend`, MCP `recommend_manifest_structure`. Body `{ goal }`. */
+export function recommend(body: unknown) {
+  return recommendCore(parseInput(RecommendInputSchema, body).goal);
+}
+
+/** `POST /api/guidance/suggest-pages`, MCP `suggest_page_set_for_entities`. Body `{ entities: string[] }`. */
+export function suggestPages(body: unknown) {
+  return suggestPagesCore(parseInput(SuggestPagesInputSchema, body).entities);
+}
+
+/** `POST /api/guidance/suggest-relations`, MCP `suggest_relations`. Body `{ entities: [{ key, fields }] }`. */
+export function suggestRelations(body: unknown) {
+  return suggestRelationsCore(parseInput(SuggestRelationsInputSchema, body).entities);
+}
+
+/** `POST /api/guidance/explain-errors`, MCP `explain_validation_errors`. Body `{ errors: [{ field, message }] }`. */
+export function explainErrors(body: unknown) {
+  return explainErrorsCore(parseInput(ExplainErrorsInputSchema, body).errors);
+}
