@@ -1,0 +1,106 @@
+/**
+ * The standalone entity definition document: schema, validation, `defineEntity`, and the storage
+ * model a driver receives (DECISIONS B1, B2).
+ */
+import { ConfigurationError } from '../../errors.ts';
+import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
+import type { EntityStorageModel, StorageField } from '../../storage/types.ts';
+import { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
+import { toValidationIssues } from './issues.ts';
+import { checkEntityRules } from './rules.ts';
+import { EntityDocumentSchema, type EntityDefinitionDocument, type EntityDocumentInput } from './schema.ts';
+
+export * from './schema.ts';
+export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
+export { operatorsFor } from './rules.ts';
+export { camelToSnake, pluralize, resourcePathName, snakeToCamel } from './naming.ts';
+
+type Parsed = { document: EntityDefinitionDocument; errors: [] } | { document: undefined; errors: ValidationIssue[] };
+
+function parse(input: unknown): Parsed {
+  const result = EntityDocumentSchema.safeParse(input, { reportInput: true });
+  if (!result.success) return { document: undefined, errors: toValidationIssues(result.error.issues) };
+  const errors = checkEntityRules(result.data);
+  if (errors.length > 0) return { document: undefined, errors };
+  const fields = { ...result.data.fields };
+  const withBase: EntityDefinitionDocument['fields'] = {};
+  for (const name of requiredBaseFields(result.data.scope)) withBase[name] = fields[name] ?? { ...BASE_FIELDS[name]! };
+  for (const [name, field] of Object.entries(fields)) if (!Object.hasOwn(withBase, name)) withBase[name] = field;
+  return { document: { ...result.data, fields: withBase }, errors: [] };
+}
+
+/**
+ * Checks an entity definition document. Never throws, whatever the input.
+ *
+ * @example
+ * validateEntityDocument({ name: 'invoice' }).errors[0]; // { field: '$schema', message: 'Required' }
+ */
+export function validateEntityDocument(input: unknown): ValidationResult {
+  const { errors } = parse(input);
+  return { valid: errors.length === 0, errors };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/**
+ * Validates an entity definition document and returns it frozen, defaults applied and missing base
+ * fields added by scope. Throws a {@link ConfigurationError} naming the first bad path.
+ *
+ * @example
+ * const Invoice = defineEntity({
+ *   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
+ *   name: 'Invoice', key: 'crm.invoice', version: '1.0.0', description: 'A customer invoice',
+ *   scope: 'cell-isolated', governance_tier: 'tier-2',
+ *   permissions: { view: ['viewer', 'editor', 'admin'], edit: ['editor', 'admin'], admin: ['admin'] },
+ *   fields: { amount: { type: 'number' } },
+ * });
+ */
+export function defineEntity(document: EntityDocumentInput): EntityDefinitionDocument {
+  const parsed = parse(document);
+  if (parsed.document === undefined) {
+    const first = parsed.errors[0]!;
+    const path = first.field === 'root' ? 'entity' : `entity.${first.field}`;
+    const more = parsed.errors.length > 1 ? ` (and ${parsed.errors.length - 1} more: ${parsed.errors.slice(1).map((e) => `entity.${e.field}`).join(', ')})` : '';
+    throw new ConfigurationError(path, `${first.message}${more}`);
+  }
+  return deepFreeze(parsed.document);
+}
+
+/** The major number of a semver version string. */
+export function majorVersion(document: Pick<EntityDefinitionDocument, 'version'>): number {
+  return Number.parseInt(document.version, 10);
+}
+
+/** Entity reference `<domain>.<EntityName>@v<major>`, e.g. `crm.Invoice@v1` (the audit `resourceType`). */
+export function entityReference(document: Pick<EntityDefinitionDocument, 'key' | 'name' | 'version'>): string {
+  const domain = document.key.split('.')[0]!;
+  return `${domain}.${document.name}@v${majorVersion(document)}`;
+}
+
+/**
+ * The storage model a driver receives: `crm.Invoice@v1` in table `crm_invoice_v1`, business fields
+ * in document order, indexed fields from the data block plus `created_at` and `updated_at`.
+ */
+export function toStorageModel(document: EntityDefinitionDocument): EntityStorageModel {
+  const fields: StorageField[] = Object.entries(document.fields)
+    .filter(([name]) => !isBaseField(name))
+    .map(([name, field]) => ({ name, type: field.type, ...(field.format === undefined ? {} : { format: field.format }), nullable: field.nullable }));
+  const indexed = new Set<string>();
+  for (const name of document.data?.filtering?.allowedFields ?? []) indexed.add(name);
+  for (const name of document.data?.sorting?.allowedFields ?? []) indexed.add(name);
+  indexed.add('created_at');
+  indexed.add('updated_at');
+  return {
+    resourceType: entityReference(document),
+    table: `${document.key.replace('.', '_')}_v${majorVersion(document)}`,
+    scope: document.scope,
+    fields,
+    indexedFields: [...indexed].filter((name) => name !== 'id'),
+  };
+}

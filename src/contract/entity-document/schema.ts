@@ -1,0 +1,103 @@
+/**
+ * The standalone entity definition document (SEED.md "standalone entity definition document",
+ * DECISIONS B1): the snake_case document a team writes to define one governed entity. One zod
+ * schema for validation, types and JSON Schema; cross-field rules live in `rules.ts`.
+ */
+import { z } from 'zod';
+
+/** Filter operators a data block may declare (SEED.md data block). */
+export const FILTER_OPERATORS = ['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt'] as const;
+
+/** Field types of a descriptor. */
+export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array'] as const;
+
+/** String formats of a descriptor. */
+export const FIELD_FORMATS = ['uuid', 'date-time', 'email', 'url'] as const;
+
+/** snake_case identifier: a field name, a key segment, a table segment. */
+export const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+const ENTITY_KEY = /^[a-z][a-z0-9]*(_[a-z0-9]+)*\.[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+// Semver 2.0.0 (https://semver.org), pre-release and build metadata included.
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+const roleList = z.array(z.string().min(1, { error: 'Must not be empty' })).describe('Role names (workspace-relative; tenant-wide roles count everywhere).');
+
+/**
+ * One field descriptor. Beyond SEED.md's properties (type, format, description, nullable,
+ * optional, sensitive, enum), cellgate adds two audit redaction controls (DECISIONS B9):
+ * `redact` for free text and `credential` for secrets.
+ */
+export const FieldDescriptorSchema = z
+  .strictObject({
+    type: z.enum(FIELD_TYPES).describe('JSON type of the value.'),
+    format: z.enum(FIELD_FORMATS).optional().describe('String format; only on `type: "string"`. `date-time` values are normalised to ISO 8601 UTC.'),
+    description: z.string().optional(),
+    nullable: z.boolean().default(false).describe('The value may be null.'),
+    optional: z.boolean().default(false).describe('The field may be absent on create.'),
+    sensitive: z.boolean().default(false).describe('Sensitive personal data: audit keeps only path and operation, never the value.'),
+    enum: z.array(z.string()).min(1, { error: 'Must list at least one value' }).optional().describe('Allowed values; only on `type: "string"`.'),
+    redact: z
+      .enum(['hash', 'length'])
+      .optional()
+      .describe('Free text (type string, not sensitive): audit keeps a keyed HMAC-SHA256 stable per tenant (`hash`) or the length (`length`) instead of the content.'),
+    credential: z
+      .boolean()
+      .default(false)
+      .describe('A credential or secret: never stored in audit diffs, snapshots or logs in any form (implies `sensitive`).'),
+  })
+  .meta({ id: 'EntityFieldDescriptor' });
+
+/** The optional declarative data block: filtering, searching, sorting. */
+export const DataBlockSchema = z
+  .strictObject({
+    filtering: z
+      .strictObject({
+        allowedFields: z.array(z.string()).default([]).describe('Fields lists may filter on (snake_case, defined in `fields`).'),
+        operators: z
+          .record(z.string(), z.array(z.enum(FILTER_OPERATORS)).min(1, { error: 'Must list at least one operator' }))
+          .default({})
+          .describe('Operators per filterable field; a field without an entry allows `equals`.'),
+      })
+      .optional(),
+    searching: z.strictObject({ fields: z.array(z.string()).default([]).describe('String fields `q` searches (case-insensitive contains).') }).optional(),
+    sorting: z
+      .strictObject({
+        allowedFields: z.array(z.string()).default([]).describe('Fields lists may sort by, besides created_at and updated_at.'),
+        default: z.strictObject({ field: z.string(), direction: z.enum(['asc', 'desc']) }).optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'EntityDataBlock' });
+
+/** The standalone entity definition document, snake_case (SEED.md). */
+export const EntityDocumentSchema = z
+  .strictObject({
+    $schema: z
+      .string()
+      .regex(/\/entity-definition\/v1\.json$/, { error: 'Must be a schema URI ending in /entity-definition/v1.json' })
+      .describe('Schema URI `{schema_base}/entity-definition/v1.json`.'),
+    name: z.string().regex(PASCAL_CASE, { error: 'Must be PascalCase (e.g. "Invoice")' }).describe('PascalCase entity name.'),
+    key: z.string().regex(ENTITY_KEY, { error: 'Must be domain.snake_case_key (e.g. "crm.invoice")' }).describe('`domain.snake_case_key`.'),
+    version: z.string().regex(SEMVER, { error: 'Must be a semver version (e.g. "1.0.0")' }).describe('Semver contract version; the major names the entity reference `@v<major>`.'),
+    description: z.string(),
+    scope: z.enum(['system-global', 'workspace-shared', 'cell-isolated']),
+    governance_tier: z.enum(['tier-1', 'tier-2', 'tier-3']),
+    permissions: z.strictObject({ view: roleList, edit: roleList, admin: roleList }).describe('Role lists per access level.'),
+    fields: z.record(z.string(), FieldDescriptorSchema).describe('Field name (snake_case) → descriptor. Base fields may be omitted; they are added by scope.'),
+    data: DataBlockSchema.optional(),
+  })
+  .meta({ id: 'EntityDefinitionDocument' });
+
+/** One field descriptor, defaults applied. */
+export type FieldDescriptor = z.output<typeof FieldDescriptorSchema>;
+/** A field descriptor as written (defaults optional). */
+export type FieldDescriptorInput = z.input<typeof FieldDescriptorSchema>;
+/** A data block, defaults applied. */
+export type DataBlock = z.output<typeof DataBlockSchema>;
+/** An entity definition document as written. */
+export type EntityDocumentInput = z.input<typeof EntityDocumentSchema>;
+/** A validated entity definition document (defaults applied, base fields present). Frozen by `defineEntity`. */
+export type EntityDefinitionDocument = z.output<typeof EntityDocumentSchema>;
+/** Filter operator name. */
+export type EntityFilterOperator = (typeof FILTER_OPERATORS)[number];

@@ -1,0 +1,96 @@
+/**
+ * Options and the interface of the governed service (`createGovernedService`): the domain core of
+ * one governed entity, usable without HTTP.
+ */
+import type { EntityDefinitionDocument } from '../contract/entity-document/index.ts';
+import type { StorageDriver } from '../storage/types.ts';
+import type { GovernedLogger, MetricsRegistry } from './metrics.ts';
+import type { AuditView, ConcurrencyOptions, GovernedContext, HistoryPage, HistoryParams, ListParams, ListView, RecordView, VersionView } from './types.ts';
+
+/** A per-tenant switch: a constant or a function of the tenant id. */
+export type TenantSwitch = boolean | ((tenantId: string) => boolean);
+
+/** Audit content switches (SEED.md "Per-tenant switches", DECISIONS B9). */
+export interface AuditOptions {
+  /** Store a redacted snapshot of the new state on each audit record. @default false */
+  storeSnapshots?: TenantSwitch;
+  /** Keep values of non-sensitive fields in diffs; false keeps path and op only. @default true */
+  storeDiffValues?: TenantSwitch;
+}
+
+/** Redaction key material (DECISIONS B9). */
+export interface RedactionOptions {
+  /**
+   * Secret for the keyed HMAC-SHA256 of `redact: "hash"` fields; the key of each tenant is derived
+   * from it, so hashes are stable per tenant and differ across tenants. Set it to keep hashes
+   * stable across restarts.
+   * @default a random secret per service instance
+   */
+  hashSecret?: string;
+}
+
+/** Options of {@link createGovernedService}. */
+export interface GovernedServiceOptions {
+  /** The entity, from `defineEntity(document)`. */
+  entity: EntityDefinitionDocument;
+  /** The storage driver, e.g. `memoryStorage()`. The caller runs `storage.migrate(...)`. */
+  storage: StorageDriver;
+  /** Overrides the document's `governance_tier`. @default entity.governance_tier */
+  tier?: 'tier-1' | 'tier-2' | 'tier-3';
+  redaction?: RedactionOptions;
+  audit?: AuditOptions;
+  /** `false` disables rollback on a tier-2 entity (tier-1 always on, tier-3 always off). @default true */
+  rollback?: boolean;
+  /** Plans allowed to use this resource, lowest first; others get 403 PLAN_RESTRICTION. @default any plan */
+  plans?: readonly string[];
+  /** Registry receiving the write metrics. @default defaultMetricsRegistry */
+  metrics?: MetricsRegistry;
+  /** Receives one structured entry per write and per conflict. @default silent */
+  logger?: GovernedLogger;
+  /** Path name of the resource (also the `<resource>` of the `<namespace>.<resource>.read` permission). @default plural kebab-case of the entity name */
+  resourceName?: string;
+}
+
+/** Options of {@link GovernedService.create}. */
+export interface CreateOptions {
+  /** `Idempotency-Key`: a repeat with the same body replays the first answer; another body → 422. */
+  idempotencyKey?: string;
+}
+
+/** Options of {@link GovernedService.get}. */
+export interface GetOptions {
+  /** Also return a soft-deleted record (admin access + `<namespace>.<resource>.read`). @default false */
+  includeDeleted?: boolean;
+}
+
+/** The governed operations on one entity. Each takes a context and enforces access. */
+export interface GovernedService {
+  readonly entity: EntityDefinitionDocument;
+  /** Audit `resourceType`, e.g. `crm.Invoice@v1`. */
+  readonly resourceType: string;
+  /** Path name, e.g. `invoices`. */
+  readonly resourceName: string;
+  /** Effective tier. */
+  readonly tier: 'tier-1' | 'tier-2' | 'tier-3';
+  /** Whether rollback is enabled for this resource. */
+  readonly rollbackEnabled: boolean;
+  /** Creates a record from camelCase business fields (server-assigned fields refused). */
+  create(context: GovernedContext, input: unknown, options?: CreateOptions): Promise<RecordView>;
+  get(context: GovernedContext, id: string, options?: GetOptions): Promise<RecordView>;
+  list(context: GovernedContext, params?: ListParams): Promise<ListView>;
+  /**
+   * PATCH: `{ expectedVersion, ...fields }` (merge) or `{ expectedVersion, patch: [ops] }` (JSON Patch).
+   * `options.ifMatch` may replace the body's `expectedVersion`.
+   */
+  update(context: GovernedContext, id: string, body: unknown, options?: ConcurrencyOptions): Promise<RecordView>;
+  /** Soft delete; one of `options.expectedVersion` / `options.ifMatch` is required. */
+  delete(context: GovernedContext, id: string, options: ConcurrencyOptions): Promise<RecordView>;
+  /** `{ targetVersion, expectedVersion?, reason?, mode? }`; restores a soft-deleted record when the target precedes the delete. */
+  rollback(context: GovernedContext, id: string, body: unknown, options?: ConcurrencyOptions): Promise<RecordView>;
+  /** Audit records of this entity (or of one record), newest first; needs `audit:read`. */
+  history(context: GovernedContext, params?: HistoryParams & { resourceId?: string }): Promise<HistoryPage<AuditView>>;
+  /** Versions of one record, newest first, redacted; needs `audit:read`. */
+  versions(context: GovernedContext, id: string, params?: HistoryParams): Promise<HistoryPage<VersionView>>;
+  /** One audit record of this entity by id; needs `audit:read`. */
+  getAudit(context: GovernedContext, auditId: string): Promise<AuditView>;
+}

@@ -1,0 +1,147 @@
+/**
+ * Public types of the governed-resource core: who acts, in which scope, with which request
+ * metadata, and the camelCase shapes it answers (SEED.md Area B).
+ */
+import type { AuditEventType, AuditRecord, FilterOperator } from '../storage/types.ts';
+
+/** The authenticated caller. Built from a verified token by the HTTP layer, or by hand in programmatic use. */
+export interface Actor {
+  /** Actor id (token `sub`). */
+  id: string;
+  /** @default 'user' in tokens */
+  type: 'user' | 'service';
+  tenantId: string;
+  /** Tenant-wide roles; they count in every workspace. */
+  roles: string[];
+  /** Roles per workspace id. */
+  workspaces: Record<string, string[]>;
+  /** Permission strings such as `audit:read`, `audit:restore`, `crm.customers.read`. */
+  permissions: string[];
+  /** The tenant's plan, checked when a resource requires plans. */
+  plan?: string;
+}
+
+/** Request metadata stored on audit records (DECISIONS B14). All optional in programmatic use. */
+export interface RequestMeta {
+  /** From `X-Correlation-ID` (generated when absent). */
+  requestId?: string | null;
+  /** From a W3C `traceparent` header. */
+  traceId?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** Where a request points below the tenant: the workspace and cell from the path. */
+export interface GovernedScope {
+  /** Required for workspace-shared and cell-isolated entities; ignored for system-global ones. */
+  workspaceId?: string;
+  /** Required for cell-isolated entities; ignored otherwise. */
+  cellId?: string;
+}
+
+/** What every service call takes: the actor, the scope from the path, the request metadata. */
+export interface GovernedContext {
+  actor: Actor;
+  scope?: GovernedScope;
+  meta?: RequestMeta;
+}
+
+/** A record on the wire: base fields and business fields in camelCase. */
+export interface EntityData {
+  id: string;
+  tenantId: string;
+  workspaceId: string | null;
+  cellId: string | null;
+  version: number;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  updatedBy: string;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  [field: string]: unknown;
+}
+
+/** `meta` of a single-resource answer (always present, SEED.md). */
+export interface RecordMeta {
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** A single-resource answer `{ data, meta }`. */
+export interface RecordView {
+  data: EntityData;
+  meta: RecordMeta;
+}
+
+/** A collection answer `{ data, meta: { total, page, pageSize } }`. */
+export interface ListView {
+  data: EntityData[];
+  meta: { total: number; page: number; pageSize: number };
+}
+
+/** One list filter in wire terms: a camelCase field, an operator, a value (strings are coerced to the field's type). */
+export interface ListFilterParam {
+  /** camelCase field name, e.g. `dueDate`. */
+  field: string;
+  operator: FilterOperator;
+  /** A scalar; for `in` an array or a comma-separated string; for `between` a pair or `"low,high"`. */
+  value: unknown;
+}
+
+/** List parameters, already parsed from the query string (DECISIONS B12). */
+export interface ListParams {
+  /** 1-based. @default 1 */
+  page?: number;
+  /** Clamped to 100; below 1 is refused. @default 20 */
+  pageSize?: number;
+  /** camelCase field from `sorting.allowedFields`, `createdAt` or `updatedAt`. @default the data block's default, else createdAt */
+  sortBy?: string;
+  /** @default 'asc' (or the data block's default direction when sortBy is absent) */
+  sortDir?: 'asc' | 'desc';
+  filters?: ListFilterParam[];
+  /** Search term over `searching.fields`. */
+  q?: string;
+  /** Needs admin access and `<namespace>.<resource>.read`. @default false */
+  includeDeleted?: boolean;
+}
+
+/** An audit record on the wire (camelCase fields of SEED.md's audit record, plus `reason`). */
+export type AuditView = AuditRecord;
+
+/** One entry of `…/:id/versions` (DECISIONS B8). */
+export interface VersionView {
+  version: number;
+  eventType: AuditEventType;
+  occurredAt: string;
+  actorId: string;
+  /** The record at that version, redacted; null for tier-3 entities. */
+  snapshot: Record<string, unknown> | null;
+}
+
+/** A page of history, newest first. */
+export interface HistoryPage<T> {
+  data: T[];
+  meta: { limit: number; nextCursor: string | null };
+}
+
+/** Paging of history reads. */
+export interface HistoryParams {
+  /** 1..100. @default 20 */
+  limit?: number;
+  /** Opaque `nextCursor` from the previous page. */
+  cursor?: string;
+}
+
+/**
+ * How the expected version arrived: `body`/query (`expectedVersion`, stale → 409 CONFLICT) or the
+ * `If-Match` header (stale → 412 PRECONDITION_FAILED). DECISIONS B4.
+ */
+export interface ConcurrencyOptions {
+  /** Version from `If-Match`; when set, a stale version answers 412. */
+  ifMatch?: number;
+  /** Version from `?expectedVersion=` (DELETE) or given programmatically; stale → 409. */
+  expectedVersion?: number;
+}
