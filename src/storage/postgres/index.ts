@@ -1,0 +1,5 @@
+/**
+ * `cellgate/storage/postgres`: governed resources stored in PostgreSQL through node-postgres (an
+ * optional peer dependency, loaded only here). Never imported by the root entry.
+ */
+export { postgresStorage, type PostgresPoolLike, type PostgresStorageOptions } from './postgres-storage.ts';

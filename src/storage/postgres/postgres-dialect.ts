@@ -1,0 +1,97 @@
+/**
+ * PostgreSQL specifics: native types (uuid, bigint, double precision, boolean, timestamptz,
+ * jsonb, text[]), text columns in the "C" collation so sorting is byte order everywhere (the same
+ * order as SQLite and independent of the server's locale), case folding in the database's
+ * default collation, an advisory transaction lock around migrations, and SQLSTATE classification.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { ColumnKind, ErrorClass, SqlDialect } from '../sql/index.ts';
+
+/** Advisory lock key of `migrate()` ("cellgate" folded into 31 bits), shared by every process. */
+export const MIGRATION_LOCK_KEY = 0x63_65_6c_6c;
+
+const TYPES: Record<ColumnKind, string> = {
+  text: 'text COLLATE "C"',
+  uuid: 'uuid',
+  double: 'double precision',
+  bigint: 'bigint',
+  int: 'integer',
+  boolean: 'boolean',
+  timestamp: 'timestamptz',
+  json: 'jsonb',
+  string_array: 'text[]',
+};
+
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '53400', '55000', '58030']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const INVALID_CODES = new Set(['22P02', '22003', '22021', '22007', '22008', '22001', '2202E', '22P05']);
+const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connection error|Cannot use a pool after calling end|Client was closed|not queryable/i;
+
+function classify(error: unknown): ErrorClass | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code === '23505') return 'unique';
+    if (code === '40001' || code === '40P01') return 'retry';
+    if (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || NETWORK_CODES.has(code)) return 'unavailable';
+    if (INVALID_CODES.has(code)) return 'invalid';
+  }
+  const nested = (error as { errors?: unknown }).errors; // AggregateError of a multi-address connect
+  if (Array.isArray(nested) && nested.some((item) => classify(item) === 'unavailable')) return 'unavailable';
+  return error instanceof Error && CONNECTION_MESSAGES.test(error.message) ? 'unavailable' : undefined;
+}
+
+function toIso(value: unknown): string {
+  return (value instanceof Date ? value : new Date(String(value))).toISOString();
+}
+
+/** The PostgreSQL dialect object. */
+export const postgresDialect: SqlDialect = {
+  name: 'postgres',
+  columnType: (kind) => TYPES[kind],
+  seqColumn: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+  encode(kind, value) {
+    if (value === null || value === undefined) return null;
+    // Serialised here: pg would turn a JS array into a PostgreSQL array literal, not JSON.
+    if (kind === 'json') return JSON.stringify(value);
+    return value;
+  },
+  decode(kind, value) {
+    if (value === null || value === undefined) return null;
+    switch (kind) {
+      case 'timestamp':
+        return toIso(value);
+      case 'bigint':
+        // pg returns int8 as a string to avoid precision loss; fields are JS numbers at the seam.
+        return typeof value === 'number' ? value : Number(value);
+      case 'json':
+        return typeof value === 'string' ? JSON.parse(value) : value;
+      default:
+        return value;
+    }
+  },
+  fold: (expression) => sql`lower((${expression}) COLLATE "default")`,
+  asText: (expression, kind) => (kind === 'text' ? expression : sql`CAST(${expression} AS text)`),
+  appendOnlyAuditDdl(table) {
+    const fn = sql.id(`${table}_append_only`);
+    const reject = sql`CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'audit records are append-only' USING ERRCODE = 'insufficient_privilege'; END $$`;
+    const rows = sql`CREATE OR REPLACE TRIGGER ${sql.id(`${table}_no_change`)} BEFORE UPDATE OR DELETE ON ${sql.table(table)}
+      FOR EACH ROW EXECUTE FUNCTION ${fn}()`;
+    const truncate = sql`CREATE OR REPLACE TRIGGER ${sql.id(`${table}_no_truncate`)} BEFORE TRUNCATE ON ${sql.table(table)}
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
+    return [reject, rows, truncate] as RawBuilder<unknown>[];
+  },
+  async existingColumns(db, table) {
+    const { rows } = await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = ${table}`.execute(db);
+    return new Set(rows.map((row) => row.column_name));
+  },
+  withMigrationLock: (db, fn) =>
+    db.transaction().execute(async (tx) => {
+      await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`.execute(tx);
+      return fn(tx);
+    }),
+  transaction: (db, fn) => db.transaction().execute(fn),
+  classify,
+};

@@ -1,0 +1,111 @@
+/**
+ * The column layout of every table cellgate creates, as data: DDL, codecs and queries all read
+ * these lists, so a column is declared once.
+ */
+import type { EntityStorageModel } from '../types.ts';
+import { fieldKind, type ColumnKind } from './sql-dialect.ts';
+
+/** One column: name, value kind and whether SQL NULL is allowed. */
+export interface ColumnSpec {
+  name: string;
+  kind: ColumnKind;
+  notNull: boolean;
+}
+
+const col = (name: string, kind: ColumnKind, notNull = false): ColumnSpec => ({ name, kind, notNull });
+
+/** Base columns of an entity table, in order; `id` is the primary key. */
+export const BASE_COLUMN_SPECS: readonly ColumnSpec[] = [
+  col('id', 'text', true),
+  col('tenant_id', 'text', true),
+  col('workspace_id', 'text'),
+  col('cell_id', 'text'),
+  col('version', 'int', true),
+  col('created_at', 'timestamp', true),
+  col('created_by', 'text', true),
+  col('updated_at', 'timestamp', true),
+  col('updated_by', 'text', true),
+  col('deleted_at', 'timestamp'),
+  col('deleted_by', 'text'),
+];
+
+/**
+ * Every column of an entity table. Business columns accept NULL: an optional field may be absent,
+ * and whether a field may be null is the core's rule, checked before a value gets here.
+ */
+export function entityColumns(model: EntityStorageModel): ColumnSpec[] {
+  return [...BASE_COLUMN_SPECS, ...model.fields.map((field) => col(field.name, fieldKind(field)))];
+}
+
+/** Kind of a column an entity list may filter, search or sort on, or undefined if not allowed. */
+export function entityColumnKind(model: EntityStorageModel, name: string): ColumnKind | undefined {
+  const field = model.fields.find((candidate) => candidate.name === name);
+  if (field) return fieldKind(field);
+  return BASE_COLUMN_SPECS.find((spec) => spec.name === name)?.kind;
+}
+
+/** Scope columns that identify an entity's partition, by scope, for index prefixes. */
+export function scopeColumns(model: EntityStorageModel): string[] {
+  if (model.scope === 'system-global') return ['tenant_id'];
+  if (model.scope === 'workspace-shared') return ['tenant_id', 'workspace_id'];
+  return ['tenant_id', 'workspace_id', 'cell_id'];
+}
+
+/** The append-only audit table (SEED.md audit record, snake_case, plus `reason` and `seq`). */
+export const AUDIT_TABLE = 'cellgate_audit_log';
+/** Audit columns after `seq`, in order. */
+export const AUDIT_COLUMNS: readonly ColumnSpec[] = [
+  col('id', 'text', true),
+  col('tenant_id', 'text', true),
+  col('workspace_id', 'text'),
+  col('cell_id', 'text'),
+  col('actor_id', 'text', true),
+  col('actor_type', 'text', true),
+  col('event_type', 'text', true),
+  col('resource_type', 'text', true),
+  col('resource_id', 'text', true),
+  col('resource_version', 'int', true),
+  col('base_version', 'int'),
+  col('occurred_at', 'timestamp', true),
+  col('request_id', 'text'),
+  col('trace_id', 'text'),
+  // text rather than inet: the core records what the request carried, and a proxy header that is
+  // not an address must not turn an audited write into a failed one.
+  col('ip', 'text'),
+  col('user_agent', 'text'),
+  col('change_kind', 'text', true),
+  col('diff', 'json'),
+  col('snapshot', 'json'),
+  col('redaction_applied', 'boolean', true),
+  col('tags', 'string_array'),
+  col('reason', 'text'),
+];
+
+/** Full state per (resource type, record id, version), for rollback. */
+export const VERSION_TABLE = 'cellgate_version_state';
+/** Version-state columns; the key is (resource_type, id, version). */
+export const VERSION_COLUMNS: readonly ColumnSpec[] = [
+  col('resource_type', 'text', true),
+  col('id', 'text', true),
+  col('version', 'int', true),
+  col('tenant_id', 'text', true),
+  col('workspace_id', 'text'),
+  col('cell_id', 'text'),
+  col('state', 'json', true),
+];
+
+/** First answers to creates sent with an Idempotency-Key; the key is (tenant_id, actor_id, key). */
+export const IDEMPOTENCY_TABLE = 'cellgate_idempotency';
+/** Idempotency columns. */
+export const IDEMPOTENCY_COLUMNS: readonly ColumnSpec[] = [
+  col('tenant_id', 'text', true),
+  col('actor_id', 'text', true),
+  col('key', 'text', true),
+  col('request_hash', 'text', true),
+  col('status', 'int', true),
+  col('body', 'text', true),
+  col('created_at', 'timestamp', true),
+];
+
+/** Bookkeeping of applied migration steps: name → checksum of what was applied. */
+export const MIGRATIONS_TABLE = 'cellgate_migrations';

@@ -1,0 +1,97 @@
+/**
+ * A {@link ListQuery} compiled to SQL: scope, filters, search and sort become one WHERE and one
+ * ORDER BY with bound values only. Column names are allow-listed against the model (business
+ * fields plus listable base columns); an unknown name is a programming error of the caller and
+ * throws rather than reaching SQL.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import { CellgateError } from '../../errors.ts';
+import type { EntityStorageModel, ListFilter, ListQuery, RecordScope } from '../types.ts';
+import { entityColumnKind } from './columns.ts';
+import { LISTABLE_BASE_COLUMNS } from './identifiers.ts';
+import type { ColumnKind, SqlDialect } from './sql-dialect.ts';
+
+type Sql = RawBuilder<unknown>;
+
+/** `column = value`, or `column IS NULL` for a null value (so the index still serves equality). */
+function equalsOrNull(column: string, value: unknown): Sql {
+  return value === null ? sql`${sql.ref(column)} IS NULL` : sql`${sql.ref(column)} = ${value}`;
+}
+
+/** The exact-scope condition of a record: same tenant, workspace (or none) and cell (or none). */
+export function scopeCondition(scope: RecordScope): Sql {
+  return sql`${sql.ref('tenant_id')} = ${scope.tenantId} AND ${equalsOrNull('workspace_id', scope.workspaceId)} AND ${equalsOrNull('cell_id', scope.cellId)}`;
+}
+
+/** LIKE pattern matching `term` literally, with `\` as the escape character. */
+export function likePattern(term: string, prefixOnly: boolean): string {
+  const escaped = term.replace(/[\\%_]/g, (char) => `\\${char}`);
+  return prefixOnly ? `${escaped}%` : `%${escaped}%`;
+}
+
+function listableKind(model: EntityStorageModel, name: string): ColumnKind {
+  const isField = model.fields.some((field) => field.name === name);
+  const kind = isField || LISTABLE_BASE_COLUMNS.has(name) ? entityColumnKind(model, name) : undefined;
+  if (!kind) throw new CellgateError('VALIDATION_ERROR', `"${name}" cannot be used to filter or sort this collection.`);
+  return kind;
+}
+
+function textMatch(dialect: SqlDialect, column: Sql, kind: ColumnKind, term: unknown, prefixOnly: boolean): Sql {
+  const pattern = likePattern(String(term), prefixOnly);
+  return sql`${dialect.fold(dialect.asText(column, kind))} LIKE ${dialect.fold(sql`${pattern}`)} ESCAPE '\\'`;
+}
+
+function filterCondition(dialect: SqlDialect, model: EntityStorageModel, filter: ListFilter): Sql {
+  const kind = listableKind(model, filter.field);
+  const column = sql.ref(filter.field);
+  const value = (input: unknown) => dialect.encode(kind, input);
+  switch (filter.operator) {
+    case 'equals':
+      return filter.value === null ? sql`${column} IS NULL` : sql`${column} = ${value(filter.value)}`;
+    case 'in': {
+      const values = Array.isArray(filter.value) ? filter.value : [filter.value];
+      if (values.length === 0) return sql`1 = 0`;
+      return sql`${column} IN (${sql.join(values.map((item) => sql`${value(item)}`))})`;
+    }
+    case 'contains':
+      return textMatch(dialect, column, kind, filter.value, false);
+    case 'startsWith':
+      return textMatch(dialect, column, kind, filter.value, true);
+    case 'before':
+    case 'lt':
+      return sql`${column} < ${value(filter.value)}`;
+    case 'after':
+    case 'gt':
+      return sql`${column} > ${value(filter.value)}`;
+    case 'between': {
+      const [low, high] = Array.isArray(filter.value) ? filter.value : [];
+      return sql`${column} >= ${value(low)} AND ${column} <= ${value(high)}`;
+    }
+  }
+}
+
+/** WHERE condition of a list: scope, deletion, filters (AND) and search (OR over its fields). */
+export function listCondition(dialect: SqlDialect, model: EntityStorageModel, query: ListQuery): Sql {
+  const parts: Sql[] = [scopeCondition(query.scope)];
+  if (!query.includeDeleted) parts.push(sql`${sql.ref('deleted_at')} IS NULL`);
+  for (const filter of query.filters) parts.push(filterCondition(dialect, model, filter));
+  const search = query.search;
+  if (search && search.fields.length > 0 && search.term !== '') {
+    const matches = search.fields.map((field) => textMatch(dialect, sql.ref(field), listableKind(model, field), search.term, false));
+    parts.push(sql`(${sql.join(matches, sql` OR `)})`);
+  }
+  return sql.join(parts, sql` AND `);
+}
+
+/**
+ * ORDER BY of a list: the sort column, then id ascending. NULLs sort as the largest value in both
+ * databases (last ascending, first descending), which is PostgreSQL's native order, so a plain
+ * B-tree index serves the ascending sort.
+ */
+export function listOrder(model: EntityStorageModel, query: ListQuery): Sql {
+  listableKind(model, query.sort.field);
+  const desc = query.sort.direction === 'desc';
+  const direction = sql.raw(desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST');
+  if (query.sort.field === 'id') return sql`${sql.ref('id')} ${direction}`;
+  return sql`${sql.ref(query.sort.field)} ${direction}, ${sql.ref('id')} ASC`;
+}

@@ -1,0 +1,125 @@
+/**
+ * `migrate(models)`: creates cellgate's shared tables and one table per entity major, additively
+ * and idempotently. Every step runs inside the dialect's migration lock (an advisory transaction
+ * lock on PostgreSQL, `BEGIN IMMEDIATE` on SQLite), so several processes may migrate at once; a
+ * bookkeeping row per step (name → checksum) lets a restart skip steps already applied.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { EntityStorageModel } from '../types.ts';
+import {
+  AUDIT_COLUMNS,
+  AUDIT_TABLE,
+  entityColumns,
+  IDEMPOTENCY_COLUMNS,
+  IDEMPOTENCY_TABLE,
+  MIGRATIONS_TABLE,
+  scopeColumns,
+  VERSION_COLUMNS,
+  VERSION_TABLE,
+  type ColumnSpec,
+} from './columns.ts';
+import { assertModel, fnv1a, indexName } from './identifiers.ts';
+import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
+
+/** Bumped when the shape of the shared tables changes. */
+const CORE_SCHEMA = 'core@1';
+
+interface MigrationStep {
+  name: string;
+  checksum: string;
+  apply(tx: SqlTx): Promise<void>;
+}
+
+function columnDdl(dialect: SqlDialect, spec: ColumnSpec): RawBuilder<unknown> {
+  return sql`${sql.id(spec.name)} ${sql.raw(dialect.columnType(spec.kind))}${sql.raw(spec.notNull ? ' NOT NULL' : '')}`;
+}
+
+function createTable(dialect: SqlDialect, table: string, columns: readonly RawBuilder<unknown>[], tail: RawBuilder<unknown>[] = []) {
+  return sql`CREATE TABLE IF NOT EXISTS ${sql.table(table)} (${sql.join([...columns, ...tail])})`;
+}
+
+function createIndex(table: string, suffix: string, columns: string[], unique = false) {
+  return sql`CREATE ${sql.raw(unique ? 'UNIQUE ' : '')}INDEX IF NOT EXISTS ${sql.id(indexName(table, suffix))} ON ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})`;
+}
+
+/** Adds the columns a table lacks (a field added to the entity document since the last migrate). */
+async function addMissingColumns(tx: SqlTx, dialect: SqlDialect, table: string, specs: readonly ColumnSpec[]) {
+  const existing = await dialect.existingColumns(tx, table);
+  for (const spec of specs) {
+    if (existing.has(spec.name)) continue;
+    // New columns are nullable whatever the spec says: existing rows have no value for them.
+    await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN ${columnDdl(dialect, { ...spec, notNull: false })}`.execute(tx);
+  }
+}
+
+function coreStep(dialect: SqlDialect): MigrationStep {
+  return {
+    name: 'cellgate:core',
+    checksum: `${CORE_SCHEMA}:${dialect.name}`,
+    async apply(tx) {
+      const statements = [
+        createTable(dialect, AUDIT_TABLE, [
+          sql`${sql.id('seq')} ${sql.raw(dialect.seqColumn)}`,
+          ...AUDIT_COLUMNS.map((spec) => columnDdl(dialect, spec)),
+        ]),
+        createIndex(AUDIT_TABLE, 'id_key', ['id'], true),
+        createIndex(AUDIT_TABLE, 'tenant_seq_idx', ['tenant_id', 'seq']),
+        createIndex(AUDIT_TABLE, 'resource_seq_idx', ['tenant_id', 'resource_type', 'resource_id', 'seq']),
+        createIndex(AUDIT_TABLE, 'workspace_seq_idx', ['tenant_id', 'workspace_id', 'seq']),
+        ...dialect.appendOnlyAuditDdl(AUDIT_TABLE),
+        createTable(dialect, VERSION_TABLE, VERSION_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
+          sql`PRIMARY KEY (${sql.join(['resource_type', 'id', 'version'].map((c) => sql.ref(c)))})`,
+        ]),
+        createTable(dialect, IDEMPOTENCY_TABLE, IDEMPOTENCY_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
+          sql`PRIMARY KEY (${sql.join(['tenant_id', 'actor_id', 'key'].map((c) => sql.ref(c)))})`,
+        ]),
+      ];
+      for (const statement of statements) await statement.execute(tx);
+    },
+  };
+}
+
+function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
+  const columns = entityColumns(model);
+  const scope = scopeColumns(model);
+  const indexes: Array<[string, string[]]> = [
+    ['scope_idx', [...scope, 'id']],
+    ...model.indexedFields.map((field): [string, string[]] => [`${field}_idx`, [...scope, field, 'id']]),
+  ];
+  const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes });
+  return {
+    name: `entity:${model.table}`,
+    checksum: `${CORE_SCHEMA}:${fnv1a(shape)}`,
+    async apply(tx) {
+      await createTable(dialect, model.table, columns.map((spec) => (spec.name === 'id' ? sql`${columnDdl(dialect, spec)} PRIMARY KEY` : columnDdl(dialect, spec)))).execute(tx);
+      await addMissingColumns(tx, dialect, model.table, columns);
+      for (const [suffix, indexColumns] of indexes) await createIndex(model.table, suffix, indexColumns).execute(tx);
+    },
+  };
+}
+
+async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
+  const { rows } = await sql<{ name: string; checksum: string }>`SELECT name, checksum FROM ${sql.table(MIGRATIONS_TABLE)}`.execute(db);
+  return new Map(rows.map((row) => [row.name, row.checksum]));
+}
+
+/** Runs the migration steps for the shared tables and `models` that are not applied yet. */
+export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
+  models.forEach(assertModel);
+  const steps = [coreStep(dialect), ...models.map((model) => entityStep(dialect, model))];
+  await dialect.withMigrationLock(db, async (tx) => {
+    await createTable(dialect, MIGRATIONS_TABLE, [
+      sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,
+      sql`checksum ${sql.raw(dialect.columnType('text'))} NOT NULL`,
+      sql`applied_at ${sql.raw(dialect.columnType('text'))} NOT NULL`,
+    ]).execute(tx);
+    const applied = await appliedSteps(tx);
+    for (const step of steps) {
+      if (applied.get(step.name) === step.checksum) continue;
+      await step.apply(tx);
+      await sql`INSERT INTO ${sql.table(MIGRATIONS_TABLE)} (name, checksum, applied_at)
+        VALUES (${step.name}, ${step.checksum}, ${new Date().toISOString()})
+        ON CONFLICT (name) DO UPDATE SET checksum = excluded.checksum, applied_at = excluded.applied_at`.execute(tx);
+    }
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * The {@link StorageSession} over one Kysely handle: the database itself for reads outside a
+ * transaction, or a transaction for the core's mutations. Every statement is a `sql` template
+ * with checked identifiers and bound values.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import { CellgateError } from '../../errors.ts';
+import type {
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
+  EntityStorageModel,
+  IdempotencyRecord,
+  ListQuery,
+  ListResult,
+  RecordScope,
+  StorageSession,
+  StoredRecord,
+} from '../types.ts';
+import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_TABLE } from './columns.ts';
+import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
+import { listCondition, listOrder, scopeCondition } from './list-query.ts';
+import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
+import { mapErrors } from './sql-errors.ts';
+
+function insertStatement(table: string, row: EncodedRow): RawBuilder<unknown> {
+  return sql`INSERT INTO ${sql.table(table)} (${sql.join(row.columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(row.values)})`;
+}
+
+function affected(result: { numAffectedRows?: bigint }): number {
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** The audit cursor: base64url of the `seq` of the last record of a page. */
+export function encodeAuditCursor(seq: string | number | bigint): string {
+  return Buffer.from(String(seq), 'utf8').toString('base64url');
+}
+
+/** The `seq` a cursor stands for; a cursor that is not one of ours is a 400. */
+export function decodeAuditCursor(cursor: string): string {
+  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  if (!/^[1-9][0-9]{0,18}$/.test(text)) {
+    throw new CellgateError('VALIDATION_ERROR', 'The cursor is not valid. Use the nextCursor of a previous page.', {
+      details: { fields: [{ path: 'cursor', message: 'not a cursor issued by this service' }] },
+    });
+  }
+  return text;
+}
+
+/** Builds the session operations over `db` (a database or a transaction). */
+export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx): StorageSession {
+  const run = <T>(call: () => Promise<T>) => mapErrors(dialect, call);
+
+  return {
+    get: (model, scope, id) =>
+      run(async () => {
+        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${sql.ref('id')} = ${id} AND ${scopeCondition(scope)}`.execute(db);
+        return rows[0] ? decodeRecord(dialect, model, rows[0]) : null;
+      }),
+
+    list: (model: EntityStorageModel, query: ListQuery) =>
+      run(async (): Promise<ListResult> => {
+        const where = listCondition(dialect, model, query);
+        const page = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${where}
+          ORDER BY ${listOrder(model, query)} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(db);
+        const count = await sql<{ total: unknown }>`SELECT count(*) AS total FROM ${sql.table(model.table)} WHERE ${where}`.execute(db);
+        return {
+          records: page.rows.map((row) => decodeRecord(dialect, model, row)),
+          total: Number(count.rows[0]?.total ?? 0),
+        };
+      }),
+
+    insert: (model, record) =>
+      run(async () => {
+        await insertStatement(model.table, encodeRecord(dialect, model, record)).execute(db);
+      }),
+
+    update: (model, record, expectedVersion) =>
+      run(async () => {
+        const row = encodeRecord(dialect, model, record);
+        const assignments = row.columns.flatMap((column, index) =>
+          column === 'id' ? [] : [sql`${sql.ref(column)} = ${row.values[index]}`],
+        );
+        const result = await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(assignments)}
+          WHERE ${sql.ref('id')} = ${record.id} AND ${sql.ref('version')} = ${expectedVersion} AND ${scopeCondition(record)}`.execute(db);
+        return affected(result) === 1 ? record : null;
+      }),
+
+    appendAudit: (record: AuditRecord) =>
+      run(async () => {
+        await insertStatement(AUDIT_TABLE, encodeAudit(dialect, record)).execute(db);
+      }),
+
+    listAudit: (query: AuditQuery) =>
+      run(async (): Promise<AuditPage> => {
+        const parts: RawBuilder<unknown>[] = [sql`${sql.ref('tenant_id')} = ${query.tenantId}`];
+        if (query.workspaceId !== undefined) parts.push(sql`${sql.ref('workspace_id')} = ${query.workspaceId}`);
+        if (query.cellId !== undefined) parts.push(sql`${sql.ref('cell_id')} = ${query.cellId}`);
+        if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
+        if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);
+        if (query.cursor !== undefined) parts.push(sql`${sql.ref('seq')} < ${decodeAuditCursor(query.cursor)}`);
+        const limit = Math.max(0, Math.floor(query.limit));
+        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.join(parts, sql` AND `)}
+          ORDER BY ${sql.ref('seq')} DESC LIMIT ${limit + 1}`.execute(db);
+        const page = rows.slice(0, limit);
+        const last = page[page.length - 1];
+        return {
+          records: page.map((row) => decodeAudit(dialect, row)),
+          nextCursor: rows.length > limit && last ? encodeAuditCursor(last.seq as string | number) : null,
+        };
+      }),
+
+    getAudit: (tenantId, auditId) =>
+      run(async () => {
+        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.ref('id')} = ${auditId} AND ${sql.ref('tenant_id')} = ${tenantId}`.execute(db);
+        return rows[0] ? decodeAudit(dialect, rows[0]) : null;
+      }),
+
+    putVersionState: (model, state) =>
+      run(async () => {
+        const values = [model.resourceType, state.id, state.version, state.tenantId, state.workspaceId, state.cellId, dialect.encode('json', state)];
+        await insertStatement(VERSION_TABLE, {
+          columns: ['resource_type', 'id', 'version', 'tenant_id', 'workspace_id', 'cell_id', 'state'],
+          values,
+        }).execute(db);
+      }),
+
+    getVersionState: (model, scope: RecordScope, id, version) =>
+      run(async () => {
+        const { rows } = await sql<Row>`SELECT ${sql.ref('state')} FROM ${sql.table(VERSION_TABLE)}
+          WHERE ${sql.ref('resource_type')} = ${model.resourceType} AND ${sql.ref('id')} = ${id} AND ${sql.ref('version')} = ${version}
+          AND ${scopeCondition(scope)}`.execute(db);
+        return rows[0] ? (dialect.decode('json', rows[0].state) as StoredRecord) : null;
+      }),
+
+    getIdempotency: (tenantId, actorId, key) =>
+      run(async () => {
+        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(IDEMPOTENCY_TABLE)}
+          WHERE ${sql.ref('tenant_id')} = ${tenantId} AND ${sql.ref('actor_id')} = ${actorId} AND ${sql.ref('key')} = ${key}`.execute(db);
+        return rows[0] ? decodeIdempotency(dialect, rows[0]) : null;
+      }),
+
+    putIdempotency: (record: IdempotencyRecord) =>
+      run(async () => {
+        const result = await sql`${insertStatement(IDEMPOTENCY_TABLE, encodeIdempotency(dialect, record))} ON CONFLICT DO NOTHING`.execute(db);
+        return affected(result) === 1;
+      }),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * One {@link StorageDriver} for every SQL database Kysely speaks: `sqliteStorage()` and
+ * `postgresStorage()` are this plus a dialect object. Reads outside a transaction use the pool;
+ * `transaction(fn)` is one real database transaction, committed when `fn` resolves and rolled
+ * back when it throws, retried once when the database reports a serialization failure or deadlock.
+ */
+import type { StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
+import { migrate } from './migrate.ts';
+import type { SqlDb, SqlDialect } from './sql-dialect.ts';
+import { mapErrors, toStorageError } from './sql-errors.ts';
+import { createSqlSession } from './sql-session.ts';
+
+/** What a dialect package hands to {@link createSqlStorage}. */
+export interface SqlStorageOptions {
+  name: string;
+  dialect: SqlDialect;
+  db: SqlDb;
+  capabilities: StorageCapabilities;
+}
+
+/** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
+export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
+  const { dialect, db } = options;
+  const direct = createSqlSession(dialect, db);
+
+  async function attempt<T>(fn: (session: StorageSession) => Promise<T>): Promise<T> {
+    return dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx)));
+  }
+
+  return {
+    ...direct,
+    name: options.name,
+    capabilities: options.capabilities,
+    migrate: (models) => mapErrors(dialect, () => migrate(db, dialect, models)),
+    async transaction(fn) {
+      try {
+        return await attempt(fn);
+      } catch (error) {
+        // A serialization failure or deadlock means nothing was committed; one retry usually wins.
+        if (dialect.classify(error) === 'retry' || dialect.classify((error as { cause?: unknown })?.cause) === 'retry') {
+          try {
+            return await attempt(fn);
+          } catch (second) {
+            throw toStorageError(dialect, second);
+          }
+        }
+        throw toStorageError(dialect, error);
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * SQLite specifics: dynamic typing with explicit kinds (booleans as 0/1, JSON and timestamps as
+ * text), `BEGIN IMMEDIATE` write transactions (the write lock is taken up front, so two
+ * processes never both read-then-fail to upgrade), and a registered JS case-folding function
+ * because SQLite's own `lower()`/`LIKE` fold ASCII only.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { ColumnKind, ErrorClass, SqlDb, SqlDialect, SqlTx } from '../sql/index.ts';
+
+/** Name of the case-folding function every connection registers. */
+export const SQLITE_FOLD_FUNCTION = 'cellgate_fold';
+
+const TYPES: Record<ColumnKind, string> = {
+  text: 'TEXT',
+  uuid: 'TEXT',
+  double: 'REAL',
+  bigint: 'INTEGER',
+  int: 'INTEGER',
+  boolean: 'INTEGER',
+  timestamp: 'TEXT',
+  json: 'TEXT',
+  string_array: 'TEXT',
+};
+
+async function immediate<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  // connection() holds Kysely's single SQLite connection for the whole callback, so nothing
+  // else of this process interleaves with the transaction.
+  return db.connection().execute(async (connection) => {
+    await sql`BEGIN IMMEDIATE`.execute(connection);
+    try {
+      const result = await fn(connection);
+      await sql`COMMIT`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+function classify(error: unknown): ErrorClass | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') {
+    return error instanceof TypeError && /database connection is not open/i.test(error.message) ? 'unavailable' : undefined;
+  }
+  if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return 'unique';
+  if (/^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|PROTOCOL)/.test(code)) return 'unavailable';
+  if (code === 'SQLITE_TOOBIG' || code === 'SQLITE_MISMATCH') return 'invalid';
+  return undefined;
+}
+
+/** The SQLite dialect object. */
+export const sqliteDialect: SqlDialect = {
+  name: 'sqlite',
+  columnType: (kind) => TYPES[kind],
+  seqColumn: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+  encode(kind, value) {
+    if (value === null || value === undefined) return null;
+    if (kind === 'boolean') return value ? 1 : 0;
+    if (kind === 'json' || kind === 'string_array') return JSON.stringify(value);
+    return value;
+  },
+  decode(kind, value) {
+    if (value === null || value === undefined) return null;
+    if (kind === 'boolean') return value === 1 || value === 1n;
+    if (kind === 'json' || kind === 'string_array') return JSON.parse(String(value));
+    if (typeof value === 'bigint') return Number(value);
+    return value;
+  },
+  fold: (expression) => sql`${sql.raw(SQLITE_FOLD_FUNCTION)}(${expression})`,
+  asText: (expression) => expression,
+  appendOnlyAuditDdl: (table) =>
+    (['UPDATE', 'DELETE'] as const).map(
+      (event) => sql`CREATE TRIGGER IF NOT EXISTS ${sql.id(`${table}_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON ${sql.table(table)}
+        BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END` as RawBuilder<unknown>,
+    ),
+  async existingColumns(db, table) {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
+    return new Set(rows.map((row) => row.name));
+  },
+  withMigrationLock: immediate,
+  transaction: immediate,
+  classify,
+};

@@ -1,0 +1,113 @@
+/**
+ * `sqliteStorage()`: the SQL driver on better-sqlite3. better-sqlite3 is an optional peer
+ * dependency, loaded with a dynamic import only when a `filename` is given; a `database` you pass
+ * is used as is and never closed by cellgate.
+ */
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { ConfigurationError } from '../../errors.ts';
+import { createSqlStorage, type SqlSchema } from '../sql/index.ts';
+import type { StorageDriver } from '../types.ts';
+import { SQLITE_FOLD_FUNCTION, sqliteDialect } from './sqlite-dialect.ts';
+
+/**
+ * The parts of a better-sqlite3 `Database` cellgate uses (structural, so no type import of
+ * better-sqlite3 is needed).
+ */
+export interface SqliteClient extends SqliteDatabase {
+  /** Runs a PRAGMA (`journal_mode = WAL`, `busy_timeout = 5000`, `foreign_keys = ON`). */
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  /** Registers a user function (cellgate registers a Unicode case-folding one for search). */
+  function(name: string, options: { deterministic?: boolean }, implementation: (value: unknown) => unknown): unknown;
+  /** True for an in-memory database (better-sqlite3 sets it). */
+  readonly memory?: boolean;
+}
+
+/** Options of {@link sqliteStorage}: a database file, or a client you created. */
+export type SqliteStorageOptions =
+  | {
+      /**
+       * Path of the database file; its folder is created when missing. `:memory:` keeps the data
+       * in this process only.
+       * @example './.cellgate/dev.db'
+       */
+      filename: string;
+      /**
+       * How long a write waits for another process's write lock before failing with 503.
+       * @default 5000
+       */
+      busyTimeoutMs?: number;
+    }
+  | {
+      /**
+       * A better-sqlite3 `Database`, or a function returning one (called on first use). cellgate
+       * applies its PRAGMAs and function to it but never closes it: that stays yours.
+       */
+      database: SqliteClient | (() => SqliteClient | Promise<SqliteClient>);
+      /** @default 5000 */
+      busyTimeoutMs?: number;
+    };
+
+function prepare(client: SqliteClient, busyTimeoutMs: number): void {
+  client.pragma('journal_mode = WAL');
+  client.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  client.pragma('foreign_keys = ON');
+  // NORMAL is crash-safe in WAL mode (a killed process loses nothing committed); only an OS crash
+  // or power loss may drop the last transactions.
+  client.pragma('synchronous = NORMAL');
+  client.function(SQLITE_FOLD_FUNCTION, { deterministic: true }, (value) =>
+    value === null || value === undefined ? null : String(value).toLowerCase(),
+  );
+}
+
+async function openFile(filename: string): Promise<SqliteClient> {
+  if (filename !== ':memory:' && filename !== '') {
+    const [{ mkdir }, { dirname, resolve }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+    await mkdir(dirname(resolve(filename)), { recursive: true });
+  }
+  const { default: Database } = await import('better-sqlite3');
+  return new Database(filename) as unknown as SqliteClient;
+}
+
+/**
+ * A SQLite storage driver: the single-machine default. WAL journal, a busy timeout, foreign
+ * keys on, one write transaction at a time (`BEGIN IMMEDIATE`).
+ *
+ * @example
+ * import { sqliteStorage } from 'cellgate/storage/sqlite';
+ * const storage = sqliteStorage({ filename: './.cellgate/dev.db' });
+ * await storage.migrate([toStorageModel(invoiceDocument)]);
+ */
+export function sqliteStorage(options: SqliteStorageOptions): StorageDriver {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  let durable = true;
+  let owned = false;
+  let load: () => Promise<SqliteClient>;
+  if ('filename' in options) {
+    if (typeof options.filename !== 'string') throw new ConfigurationError('options.filename', 'must be a file path or ":memory:"');
+    const filename = options.filename;
+    durable = filename !== ':memory:' && filename !== '';
+    owned = true;
+    load = () => openFile(filename);
+  } else if ('database' in options && options.database) {
+    const database = options.database;
+    if (typeof database !== 'function') durable = database.memory !== true;
+    load = async () => (typeof database === 'function' ? database() : database);
+  } else {
+    throw new ConfigurationError('options', 'give either filename or database');
+  }
+
+  const dialect = new SqliteDialect({
+    database: async () => {
+      const client = await load();
+      prepare(client, busyTimeoutMs);
+      // Kysely closes its database on destroy(); a client the caller owns must survive that.
+      return owned ? client : { prepare: (source: string) => client.prepare(source), close: () => undefined };
+    },
+  });
+  return createSqlStorage({
+    name: 'sqlite',
+    dialect: sqliteDialect,
+    db: new Kysely<SqlSchema>({ dialect }),
+    capabilities: { durable, multiProcess: durable, appendOnlyAuditEnforced: true },
+  });
+}
