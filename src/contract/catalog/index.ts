@@ -1,0 +1,7 @@
+/**
+ * UI primitive catalog (DECISIONS A8–A10): the 30 core primitives with props schemas and examples,
+ * custom primitives from options or a project folder, and the scaffold of new ones.
+ */
+export { createPrimitiveRegistry } from './registry.ts';
+export type { PrimitiveListFilter, PrimitiveRegistry, PrimitiveRegistryOptions } from './registry.ts';
+export * from './schemas.ts';
