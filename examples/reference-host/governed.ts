@@ -1,0 +1,165 @@
+/**
+ * The governed demo resources of the reference host (REFERENCE-HOST.md): customers, invoices and
+ * activity events from the entity documents in `examples/entities/`, the `/v1/audit` routes,
+ * `GET /metrics`, and token verification from the `CELLGATE_JWT_*` variables. Without a secret or
+ * key it runs in dev mode: a secret is generated for the run and a ready-to-paste token printed.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  ConfigurationError,
+  createFetchHandler,
+  createGovernedApi,
+  createMetricsRegistry,
+  memoryStorage,
+  signDevToken,
+  type AuthOptions,
+  type FetchHandler,
+  type GovernedApi,
+  type StorageDriver,
+} from 'cellgate';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The entity documents served by the host, in `examples/entities/`. */
+export const DEMO_ENTITY_FILES = ['customer.entity.json', 'invoice.entity.json', 'activity-event.entity.json'] as const;
+
+/** Ids used by the dev-mode demo token and the banner's curl line. */
+export const DEMO_IDS = {
+  tenant: '00000000-0000-4000-8000-000000000001',
+  workspace: '00000000-0000-4000-8000-000000000002',
+  cell: '00000000-0000-4000-8000-000000000003',
+  actor: '00000000-0000-4000-8000-000000000004',
+} as const;
+
+/** Reads one demo entity document. */
+export function loadDemoEntity(file: (typeof DEMO_ENTITY_FILES)[number]): unknown {
+  return JSON.parse(readFileSync(new URL(`../entities/${file}`, import.meta.url), 'utf8')) as unknown;
+}
+
+/** Token settings from the environment; `devSecret` is set when none was given (dev mode). */
+export function authFromEnv(env: Env): { auth: AuthOptions; devSecret?: string } {
+  const secret = env.CELLGATE_JWT_SECRET?.trim() || undefined;
+  const publicKey = env.CELLGATE_JWT_PUBLIC_KEY?.trim() || undefined;
+  const jwksUrl = env.CELLGATE_JWKS_URL?.trim() || undefined;
+  const given = [secret && 'CELLGATE_JWT_SECRET', publicKey && 'CELLGATE_JWT_PUBLIC_KEY', jwksUrl && 'CELLGATE_JWKS_URL'].filter(Boolean);
+  if (given.length > 1) throw new ConfigurationError(given.join(', '), 'set only one of them.');
+  const checks = {
+    ...(env.CELLGATE_JWT_ISSUER ? { issuer: env.CELLGATE_JWT_ISSUER } : {}),
+    ...(env.CELLGATE_JWT_AUDIENCE ? { audience: env.CELLGATE_JWT_AUDIENCE } : {}),
+  };
+  if (secret !== undefined) {
+    if (new TextEncoder().encode(secret).byteLength < 32) throw new ConfigurationError('CELLGATE_JWT_SECRET', 'must be at least 32 bytes.');
+    return { auth: { secret, ...checks } };
+  }
+  if (publicKey !== undefined) {
+    if (!publicKey.includes('-----BEGIN PUBLIC KEY-----') && !publicKey.startsWith('{')) {
+      throw new ConfigurationError('CELLGATE_JWT_PUBLIC_KEY', 'must be a PEM public key (-----BEGIN PUBLIC KEY-----) or a JWK in JSON.');
+    }
+    return { auth: { publicKey: publicKey.replace(/\\n/g, '\n'), ...checks } };
+  }
+  if (jwksUrl !== undefined) {
+    if (!/^https?:\/\//.test(jwksUrl) || !URL.canParse(jwksUrl)) throw new ConfigurationError('CELLGATE_JWKS_URL', `must be an http(s) URL, got "${jwksUrl}".`);
+    return { auth: { jwksUrl, ...checks } };
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const devSecret = btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, (c) => ({ '+': '-', '/': '_', '=': '' })[c]!);
+  return { auth: { secret: devSecret, ...checks }, devSecret };
+}
+
+/** `CELLGATE_RATE_LIMIT`: requests per minute per tenant + actor, `0` = off. */
+export function rateLimitFromEnv(env: Env): number {
+  const raw = env.CELLGATE_RATE_LIMIT?.trim();
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new ConfigurationError('CELLGATE_RATE_LIMIT', `must be a whole number of requests per minute (0 = off), got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+/** What the host mounts: the handlers, banner lines, and a close function. */
+export interface DemoResources {
+  handlers: FetchHandler[];
+  banner: string[];
+  close: () => Promise<void>;
+  /** The governed API (resources by name, `migrate()`). */
+  api: GovernedApi;
+}
+
+/** Options of {@link createDemoResources}. */
+export interface DemoResourceOptions {
+  env: Env;
+  /** The opened storage. @default `memoryStorage()` when `DATABASE_URL` is `memory:` (closed by `close()`) */
+  storage?: StorageDriver;
+}
+
+function devBanner(env: Env, token: string): string[] {
+  const port = env.PORT && env.PORT !== '0' ? env.PORT : env.PORT === '0' ? '<port>' : '3000';
+  const url = `http://${env.HOST || '127.0.0.1'}:${port}`;
+  return [
+    'dev mode      CELLGATE_JWT_SECRET not set: a secret was generated for this run',
+    `demo token    tenant ${DEMO_IDS.tenant}, tenant-wide admin, workspace ${DEMO_IDS.workspace}, cell ${DEMO_IDS.cell}; audit:read, audit:restore (12 h)`,
+    `              ${token}`,
+    `try           curl -H "Authorization: Bearer ${token}" ${url}/v1/workspaces/${DEMO_IDS.workspace}/customers`,
+  ];
+}
+
+/**
+ * Mounts the three demo resources, `/v1/audit` and `/metrics` on `storage` (migrated here).
+ * Throws a `ConfigurationError` with a one-line message on a bad variable.
+ *
+ * @example
+ * const demo = await createDemoResources({ env: process.env, storage });
+ * const handler = composeHandlers(contract, ...demo.handlers);
+ */
+export async function createDemoResources(options: DemoResourceOptions): Promise<DemoResources> {
+  const { env } = options;
+  const { auth, devSecret } = authFromEnv(env);
+  const perMinute = rateLimitFromEnv(env);
+  const ownsStorage = options.storage === undefined;
+  if (ownsStorage && env.DATABASE_URL?.trim() !== 'memory:') {
+    throw new ConfigurationError('DATABASE_URL', `"${env.DATABASE_URL ?? ''}" needs a storage driver; pass one or use DATABASE_URL=memory:.`);
+  }
+  const storage = options.storage ?? memoryStorage();
+  const metrics = createMetricsRegistry();
+  const api = createGovernedApi({
+    storage,
+    auth,
+    metrics,
+    ...(perMinute > 0 ? { rateLimit: { limit: perMinute, windowMs: 60_000 } } : {}),
+    resources: DEMO_ENTITY_FILES.map((file) => loadDemoEntity(file) as never),
+  });
+  await api.migrate();
+  const metricsRoute = createFetchHandler(async (request) => {
+    if (new URL(request.url).pathname !== '/metrics') return undefined;
+    if (request.method !== 'GET') return undefined;
+    return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } });
+  });
+  const banner = [
+    `governed      /v1/workspaces/:workspaceId/customers, /v1/workspaces/:workspaceId/cells/:cellId/invoices, /v1/activity-events`,
+    'audit         /v1/audit, /v1/audit/:auditId, …/:id/versions',
+    'metrics       /metrics',
+    ...(perMinute > 0 ? [`rate limit    ${perMinute} requests per minute per tenant + actor`] : []),
+  ];
+  if (devSecret !== undefined) {
+    const token = await signDevToken({
+      secret: devSecret,
+      tenantId: DEMO_IDS.tenant,
+      sub: DEMO_IDS.actor,
+      workspaces: { [DEMO_IDS.workspace]: ['admin'] },
+      roles: ['admin'],
+      permissions: ['audit:read', 'audit:restore', 'crm.customers.read', 'crm.invoices.read', 'ops.activity-events.read'],
+      ...(env.CELLGATE_JWT_ISSUER ? { issuer: env.CELLGATE_JWT_ISSUER } : {}),
+      ...(env.CELLGATE_JWT_AUDIENCE ? { audience: env.CELLGATE_JWT_AUDIENCE } : {}),
+      expiresIn: '12h',
+    });
+    banner.push(...devBanner(env, token));
+  }
+  return {
+    handlers: [api, metricsRoute],
+    banner,
+    api,
+    close: async () => {
+      if (ownsStorage) await storage.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/** Signing development tokens (the `cellgate token` command and tests). Not for production issuing. */
+import { SignJWT } from 'jose';
+import { secretBytes } from './verify.ts';
+
+/** Input of {@link signDevToken}: the default claims of DECISIONS.md B10 in camelCase. */
+export interface DevTokenInput {
+  /** HS256 secret, at least 32 bytes. */
+  secret: string | Uint8Array;
+  /** Tenant id (UUID). */
+  tenantId: string;
+  /** Actor id (UUID). @default a random UUID */
+  sub?: string;
+  /** @default "user" */
+  actorType?: 'user' | 'service';
+  /** Tenant-wide roles. */
+  roles?: string[];
+  /** Roles per workspace id. */
+  workspaces?: Record<string, string[]>;
+  /** Permission strings, e.g. `audit:read`. */
+  permissions?: string[];
+  plan?: string;
+  issuer?: string;
+  audience?: string;
+  /** Lifetime as a `jose` duration text or seconds. @default "1h" */
+  expiresIn?: string | number;
+}
+
+/**
+ * Signs an HS256 token carrying the default claims.
+ *
+ * @example
+ * const token = await signDevToken({ secret, tenantId, workspaces: { [workspaceId]: ['admin'] } });
+ */
+export async function signDevToken(input: DevTokenInput): Promise<string> {
+  const key = secretBytes(input.secret, 'secret');
+  const claims: Record<string, unknown> = {
+    tenant_id: input.tenantId,
+    actor_type: input.actorType ?? 'user',
+    roles: input.roles ?? [],
+    workspaces: input.workspaces ?? {},
+    permissions: input.permissions ?? [],
+  };
+  if (input.plan !== undefined) claims.plan = input.plan;
+  const expiresIn = input.expiresIn ?? '1h';
+  let jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(input.sub ?? crypto.randomUUID())
+    .setIssuedAt()
+    .setExpirationTime(typeof expiresIn === 'number' ? Math.floor(Date.now() / 1000) + expiresIn : expiresIn);
+  if (input.issuer !== undefined) jwt = jwt.setIssuer(input.issuer);
+  if (input.audience !== undefined) jwt = jwt.setAudience(input.audience);
+  return jwt.sign(key);
+}

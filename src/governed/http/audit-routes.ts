@@ -1,0 +1,78 @@
+/**
+ * Tenant-wide history (DECISIONS B8): `GET /v1/audit?resourceType&resourceId&workspaceId&limit&cursor`
+ * and `GET /v1/audit/:auditId`, read straight from storage (records are redacted when written),
+ * tenant from the token, permission `audit:read` required.
+ */
+import { IttyRouter, type IRequest } from 'itty-router';
+import { CellgateError, validationError } from '../../errors.ts';
+import type { MatchFunction } from '../../http/handler.ts';
+import { jsonResponse } from '../../http/responses.ts';
+import type { AuditQuery, StorageDriver } from '../../storage/types.ts';
+import type { Actor } from '../types.ts';
+import { historyParamsOf, onlyParams } from './headers.ts';
+import { isUuid } from './paths.ts';
+import { answer, governed, type Pipeline } from './pipeline.ts';
+import { methodNotAllowed } from './responses.ts';
+
+/** Default page size of history reads. */
+export const DEFAULT_HISTORY_LIMIT = 20;
+
+function requireAuditRead(actor: Actor): void {
+  if (!actor.permissions.includes('audit:read')) {
+    throw new CellgateError('FORBIDDEN', 'Reading audit history needs the audit:read permission.');
+  }
+}
+
+function uuidParam(params: URLSearchParams, name: string): string | undefined {
+  const value = params.get(name);
+  if (value === null) return undefined;
+  if (!isUuid(value)) throw validationError(`Invalid query parameter: ${name}.`, [{ path: name, message: `${name} must be a UUID` }]);
+  return value.toLowerCase();
+}
+
+/** Builds the match function of the audit routes under `basePath`. */
+export function auditRoutes(storage: StorageDriver, pipeline: Pipeline, basePath: string): MatchFunction {
+  const router = IttyRouter<IRequest>();
+  const collection = `${basePath}/v1/audit`;
+
+  router.get(collection, (request: IRequest) =>
+    governed(pipeline, request, async ({ actor }) => {
+      requireAuditRead(actor);
+      const params = new URL(request.url).searchParams;
+      const paging = historyParamsOf(params, ['resourceType', 'resourceId', 'workspaceId']);
+      const resourceType = params.get('resourceType');
+      if (resourceType !== null && !/^[a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9]*@v\d+$/.test(resourceType)) {
+        throw validationError('Invalid query parameter: resourceType.', [{ path: 'resourceType', message: 'resourceType must be an entity reference such as crm.Invoice@v1' }]);
+      }
+      const resourceId = uuidParam(params, 'resourceId');
+      const workspaceId = uuidParam(params, 'workspaceId');
+      const limit = paging.limit ?? DEFAULT_HISTORY_LIMIT;
+      const query: AuditQuery = {
+        tenantId: actor.tenantId,
+        limit,
+        ...(resourceType === null ? {} : { resourceType }),
+        ...(resourceId === undefined ? {} : { resourceId }),
+        ...(workspaceId === undefined ? {} : { workspaceId }),
+        ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
+      };
+      const page = await storage.listAudit(query);
+      return jsonResponse({ data: page.records, meta: { limit, nextCursor: page.nextCursor } });
+    }),
+  );
+  router.all(collection, (request: IRequest) => answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET']))));
+
+  router.get(`${collection}/:auditId`, (request: IRequest) =>
+    governed(pipeline, request, async ({ actor }) => {
+      requireAuditRead(actor);
+      const auditId = request.params.auditId;
+      const params = new URL(request.url).searchParams;
+      onlyParams(params, []);
+      const record = isUuid(auditId) ? await storage.getAudit(actor.tenantId, auditId.toLowerCase()) : null;
+      if (record === null) throw new CellgateError('NOT_FOUND', 'Audit record not found.');
+      return jsonResponse({ data: record });
+    }),
+  );
+  router.all(`${collection}/:auditId`, (request: IRequest) => answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET']))));
+
+  return async (request) => (await router.fetch(request)) as Response | undefined;
+}

@@ -1,0 +1,7 @@
+/** The HTTP side of governed resources: composition, hooks, deprecation, list query parsing. */
+export { createGovernedApi, type GovernedApi, type GovernedApiOptions, type GovernedApiResource } from './api.ts';
+export type { DeprecationOptions } from './headers.ts';
+export type { GovernedHooks } from './pipeline.ts';
+export type { ResourcePatterns } from './paths.ts';
+export type { ClientIpOptions } from './request-meta.ts';
+export { createListQueryParser, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQueryParser, type ListableEntity } from './query.ts';

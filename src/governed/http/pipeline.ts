@@ -1,0 +1,85 @@
+/**
+ * What every governed route does around its operation: correlation id (echoed on every answer,
+ * errors and 401s included), authentication, rate limiting, the request hook, request metadata
+ * for the audit trail, deprecation headers, and the one error choke point.
+ */
+import { errorResponse } from '../../http/responses.ts';
+import type { Authenticator } from '../auth/verify.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+import type { GovernedContext } from '../types.ts';
+import { CORRELATION_HEADER, clientIpOf, correlationIdOf, traceIdOf, userAgentOf, type ClientIpOptions } from './request-meta.ts';
+
+/**
+ * Hooks around governed requests.
+ *
+ * @example
+ * hooks: { onRequest: (request, { actor }) => { if (actor.type === 'service') throw new CellgateError('FORBIDDEN', 'No services.'); } }
+ */
+export interface GovernedHooks {
+  /** Runs after authentication and rate limiting, before the operation. Throw a `CellgateError` to refuse. */
+  onRequest?: (request: Request, context: GovernedContext) => void | Promise<void>;
+  /** Sees every answer (errors included) and may return a replacement. */
+  onResponse?: (response: Response, request: Request) => Response | void | Promise<Response | void>;
+}
+
+/** The per-resource settings of the pipeline, resolved once at construction. */
+export interface Pipeline extends ClientIpOptions {
+  authenticate: Authenticator;
+  limiter?: RateLimiter | undefined;
+  /** Added to every answer (deprecation headers). */
+  headers: Record<string, string>;
+  hooks?: GovernedHooks | undefined;
+  onError?: ((error: unknown, request?: Request) => void) | undefined;
+}
+
+async function finish(pipeline: Pipeline, request: Request, response: Response, correlationId: string): Promise<Response> {
+  response.headers.set(CORRELATION_HEADER, correlationId);
+  for (const [name, value] of Object.entries(pipeline.headers)) response.headers.set(name, value);
+  if (!pipeline.hooks?.onResponse) return response;
+  try {
+    return (await pipeline.hooks.onResponse(response, request)) ?? response;
+  } catch (error) {
+    const failed = errorResponse(error, { correlationId, onError: pipeline.onError, request });
+    failed.headers.set(CORRELATION_HEADER, correlationId);
+    return failed;
+  }
+}
+
+/** Answers without authentication (405s): correlation, headers and errors only. */
+export async function answer(
+  pipeline: Pipeline,
+  request: Request,
+  fn: (correlationId: string) => Response | Promise<Response>,
+): Promise<Response> {
+  const correlationId = correlationIdOf(request);
+  let response: Response;
+  try {
+    response = await fn(correlationId);
+  } catch (error) {
+    response = errorResponse(error, { correlationId, onError: pipeline.onError, request });
+  }
+  return finish(pipeline, request, response, correlationId);
+}
+
+/** Runs an operation for an authenticated, rate-limited actor with the request's audit metadata. */
+export function governed(
+  pipeline: Pipeline,
+  request: Request,
+  operation: (context: GovernedContext) => Promise<Response>,
+): Promise<Response> {
+  return answer(pipeline, request, async (correlationId) => {
+    const actor = await pipeline.authenticate(request);
+    await pipeline.limiter?.(actor, request);
+    const context: GovernedContext = {
+      actor,
+      meta: {
+        requestId: correlationId,
+        traceId: traceIdOf(request),
+        ip: clientIpOf(request, pipeline),
+        userAgent: userAgentOf(request),
+      },
+    };
+    await pipeline.hooks?.onRequest?.(request, context);
+    return operation(context);
+  });
+}

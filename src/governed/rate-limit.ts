@@ -1,0 +1,118 @@
+/**
+ * Rate limiting of governed routes (DECISIONS.md B15): a fixed window or a token bucket per
+ * tenant + actor, counted by a {@link RateLimitStore}. The bundled store is in-process; a shared
+ * store (Redis, a database) implements the same one method so several processes count together.
+ */
+import { CellgateError, ConfigurationError } from '../errors.ts';
+import type { Actor } from './types.ts';
+
+/** How requests are counted. */
+export interface RateLimitPolicy {
+  /** `fixed-window`: at most `limit` requests per window. `token-bucket`: a bucket of `limit` tokens refilled evenly over `windowMs`. */
+  algorithm: 'fixed-window' | 'token-bucket';
+  limit: number;
+  windowMs: number;
+}
+
+/** The verdict on one request. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Milliseconds until a request would be allowed again (0 when allowed). */
+  retryAfterMs: number;
+}
+
+/**
+ * Where counts live. `consume` must count the request and decide atomically for its key.
+ *
+ * @example
+ * const store: RateLimitStore = { consume: (key, policy, now) => redisConsume(key, policy, now) };
+ */
+export interface RateLimitStore {
+  consume(key: string, policy: RateLimitPolicy, now: number): RateLimitDecision | Promise<RateLimitDecision>;
+}
+
+/** Options of `rateLimit` on a governed resource. */
+export interface RateLimitOptions {
+  /** Requests allowed per window (fixed window) or bucket size (token bucket). */
+  limit: number;
+  /** Window length in milliseconds. @default 60000 */
+  windowMs?: number;
+  /** @default "fixed-window" */
+  algorithm?: RateLimitPolicy['algorithm'];
+  /** Where counts are kept. @default an in-memory store private to this limiter */
+  store?: RateLimitStore;
+  /** The counting key. @default `${actor.tenantId}:${actor.id}` */
+  key?: (actor: Actor, request: Request) => string;
+}
+
+interface Slot {
+  /** Fixed window: requests counted; token bucket: tokens left. */
+  value: number;
+  /** Fixed window: window start; token bucket: time of the last refill. */
+  at: number;
+}
+
+/** Entries kept before a sweep of idle keys, so memory stays bounded by active callers. */
+const SWEEP_AT = 10_000;
+
+/** An in-process {@link RateLimitStore} (one per process; not shared between processes). */
+export function memoryRateLimitStore(): RateLimitStore {
+  const slots = new Map<string, Slot>();
+  const sweep = (now: number, windowMs: number) => {
+    for (const [key, slot] of slots) if (now - slot.at >= windowMs) slots.delete(key);
+  };
+  return {
+    consume(key, policy, now) {
+      if (slots.size >= SWEEP_AT) sweep(now, policy.windowMs);
+      const slot = slots.get(key);
+      if (policy.algorithm === 'fixed-window') {
+        if (!slot || now - slot.at >= policy.windowMs) {
+          slots.set(key, { value: 1, at: now });
+          return { allowed: true, retryAfterMs: 0 };
+        }
+        if (slot.value < policy.limit) {
+          slot.value += 1;
+          return { allowed: true, retryAfterMs: 0 };
+        }
+        return { allowed: false, retryAfterMs: slot.at + policy.windowMs - now };
+      }
+      const perMs = policy.limit / policy.windowMs;
+      const current = slot ? Math.min(policy.limit, slot.value + (now - slot.at) * perMs) : policy.limit;
+      if (current >= 1) {
+        slots.set(key, { value: current - 1, at: now });
+        return { allowed: true, retryAfterMs: 0 };
+      }
+      slots.set(key, { value: current, at: now });
+      return { allowed: false, retryAfterMs: Math.ceil((1 - current) / perMs) };
+    },
+  };
+}
+
+/** Checks one request; throws 429 `RATE_LIMITED` with `Retry-After` when over the limit. */
+export type RateLimiter = (actor: Actor, request: Request) => Promise<void>;
+
+/**
+ * Builds a limiter from options, validating them.
+ *
+ * @example
+ * const limit = createRateLimiter({ limit: 120 }); // 120 requests per minute per tenant + actor
+ */
+export function createRateLimiter(options: RateLimitOptions, path = 'rateLimit'): RateLimiter {
+  if (!Number.isInteger(options.limit) || options.limit < 1) {
+    throw new ConfigurationError(`${path}.limit`, 'must be a positive integer.');
+  }
+  const windowMs = options.windowMs ?? 60_000;
+  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new ConfigurationError(`${path}.windowMs`, 'must be a positive number.');
+  const policy: RateLimitPolicy = { algorithm: options.algorithm ?? 'fixed-window', limit: options.limit, windowMs };
+  const store = options.store ?? memoryRateLimitStore();
+  const keyOf = options.key ?? ((actor: Actor) => `${actor.tenantId}:${actor.id}`);
+  return async (actor, request) => {
+    const decision = await store.consume(keyOf(actor, request), policy, Date.now());
+    if (decision.allowed) return;
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    throw new CellgateError('RATE_LIMITED', `Too many requests; retry in ${seconds} s.`, {
+      details: { retryAfterSeconds: seconds },
+      headers: { 'retry-after': String(seconds) },
+    });
+  };
+}
