@@ -1,0 +1,95 @@
+/**
+ * Validation of Cell manifests and their parts: the zod schema first (structural problems, dot
+ * paths), then, only if that passed, the semantic rule table (bracket-key paths). Never throws, for
+ * any input.
+ */
+import {
+  CellManifestSchema,
+  EntityDefinitionSchema,
+  PageDefinitionSchema,
+  type CellManifest,
+  type ValidationIssue,
+  type ValidationResult,
+} from '../schema/index.ts';
+import { parseOptions, toValidationIssues } from '../schema/messages.ts';
+import { entityGroup, ruleGroups, allRules } from './rules/index.ts';
+import { entityAt, manifestTargets, pageAt, runRules } from './run-rules.ts';
+
+/** Outcome of checking a manifest: the parsed manifest exactly when there is no problem. */
+export type ManifestCheck = { ok: true; manifest: CellManifest } | { ok: false; errors: ValidationIssue[] };
+
+const result = (errors: ValidationIssue[]): ValidationResult => ({ valid: errors.length === 0, errors });
+
+/** Turns any exception (a stack overflow on absurdly deep input) into a root-level problem. */
+function guarded<T>(run: () => T, fallback: (errors: ValidationIssue[]) => T): T {
+  try {
+    return run();
+  } catch (error) {
+    const message = error instanceof RangeError ? 'Document is nested too deeply to validate' : 'Document could not be validated';
+    return fallback([{ field: 'root', message }]);
+  }
+}
+
+/** Structural then semantic check of a manifest; returns the parsed (defaults filled) manifest when valid. */
+export function checkManifest(input: unknown): ManifestCheck {
+  return guarded<ManifestCheck>(
+    () => {
+      const parsed = CellManifestSchema.safeParse(input, parseOptions);
+      if (!parsed.success) return { ok: false, errors: toValidationIssues(parsed.error.issues) };
+      const errors = runRules(allRules, manifestTargets(parsed.data));
+      return errors.length === 0 ? { ok: true, manifest: parsed.data } : { ok: false, errors };
+    },
+    (errors) => ({ ok: false, errors }),
+  );
+}
+
+/**
+ * Validates a Cell manifest (CellManifestV1): structure, then every semantic rule.
+ *
+ * @example
+ * const { valid, errors } = validateManifest(JSON.parse(text));
+ * if (!valid) for (const e of errors) console.log(`${e.field}: ${e.message}`);
+ */
+export function validateManifest(input: unknown): ValidationResult {
+  const check = checkManifest(input);
+  return check.ok ? result([]) : result(check.errors);
+}
+
+/**
+ * Validates one manifest-form EntityDefinition: structure, then the entity and capability rules
+ * (rules that need the whole manifest, such as relation targets, are skipped). Semantic paths are
+ * prefixed `spec.entities[<key>]` as inside a manifest.
+ *
+ * @example
+ * validateEntity({ key: 'customer', name: 'Customer', pluralName: 'Customers', fields: [] }); // { valid: true, errors: [] }
+ */
+export function validateEntity(input: unknown): ValidationResult {
+  return guarded(
+    () => {
+      const parsed = EntityDefinitionSchema.safeParse(input, parseOptions);
+      if (!parsed.success) return result(toValidationIssues(parsed.error.issues));
+      const entity = parsed.data;
+      return result(runRules(entityGroup, { pages: [], entities: [{ entity, at: entityAt(entity), index: undefined }] }));
+    },
+    result,
+  );
+}
+
+/**
+ * Validates one PageDefinition: structure, then the rules about a single page (path, entity by
+ * type). Semantic paths are prefixed `spec.pages[<key>]` as inside a manifest.
+ *
+ * @example
+ * validatePage({ key: 'home', type: 'dashboard', title: 'Home', path: '/' }); // { valid: true, errors: [] }
+ */
+export function validatePage(input: unknown): ValidationResult {
+  return guarded(
+    () => {
+      const parsed = PageDefinitionSchema.safeParse(input, parseOptions);
+      if (!parsed.success) return result(toValidationIssues(parsed.error.issues));
+      const page = parsed.data;
+      return result(runRules(ruleGroups.page, { pages: [{ page, at: pageAt(page), index: undefined }], entities: [] }));
+    },
+    result,
+  );
+}

@@ -1,0 +1,75 @@
+/** Rules over the fields of an entity, applied recursively to the fields of object fields. */
+import type { FieldDefinition } from '../../schema/index.ts';
+import { BASE_FIELD_KEYS, keyed, repeats } from './helpers.ts';
+import { rule, type Report } from './types.ts';
+
+/** Deepest level at which an object field may appear (a top-level field is level 1). */
+export const MAX_OBJECT_DEPTH = 3;
+
+/** A field with its dotted key path (`address.street`) and level. */
+interface FieldVisit {
+  field: FieldDefinition;
+  path: string;
+  depth: number;
+  siblings: readonly FieldDefinition[];
+}
+
+/** Visits every field of a field list, parents before children. */
+function* walk(fields: readonly FieldDefinition[], prefix = '', depth = 1): Generator<FieldVisit> {
+  for (const field of fields) {
+    const path = `${prefix}${field.key}`;
+    yield { field, path, depth, siblings: fields };
+    if (field.fields) yield* walk(field.fields, `${path}.`, depth + 1);
+  }
+}
+
+/** Every sibling list of fields (the entity's, then each object field's). */
+function* siblingLists(fields: readonly FieldDefinition[], prefix = ''): Generator<{ fields: readonly FieldDefinition[]; prefix: string }> {
+  yield { fields, prefix };
+  for (const field of fields) if (field.fields) yield* siblingLists(field.fields, `${prefix}${field.key}.`);
+}
+
+const fieldRule = (id: string, description: string, check: (visit: FieldVisit, at: string, report: Report) => void) =>
+  rule({
+    id,
+    scope: 'entity',
+    description,
+    check: ({ entity, at }, report) => {
+      for (const visit of walk(entity.fields)) check(visit, keyed(`${at}.fields`, visit.path), report);
+    },
+  });
+
+/** Field rules, in the order they run. */
+export const fieldRules = [
+  rule({
+    id: 'field.unique-keys',
+    scope: 'entity',
+    description: 'Field keys are unique within an entity (and within each object field).',
+    check: ({ entity, at }, report) => {
+      for (const { fields, prefix } of siblingLists(entity.fields)) {
+        for (const key of new Set(repeats(fields.map((field) => field.key)))) {
+          report(keyed(`${at}.fields`, `${prefix}${key}`), `Duplicate field key: "${key}"`);
+        }
+      }
+    },
+  }),
+  fieldRule('field.enum-values', 'Enum fields declare a non-empty `enumValues`.', ({ field }, at, report) => {
+    if (field.type === 'enum' && (field.enumValues === undefined || field.enumValues.length === 0)) {
+      report(at, 'Enum field must have non-empty enumValues');
+    }
+  }),
+  fieldRule('field.max-depth', `Object fields nest at most ${MAX_OBJECT_DEPTH} levels deep.`, ({ field, depth }, at, report) => {
+    if (field.type === 'object' && depth >= MAX_OBJECT_DEPTH) {
+      report(at, `Object field "${field.key}" exceeds max nesting depth of ${MAX_OBJECT_DEPTH}`);
+    }
+  }),
+  fieldRule(
+    'field.not-base',
+    'Field keys do not shadow base entity fields (id, version, createdAt, updatedAt and similar), at any depth.',
+    ({ field }, at, report) => {
+      if (BASE_FIELD_KEYS.has(field.key)) {
+        report(at, `Field key "${field.key}" is reserved by the base entity and is automatically injected. Remove it from the manifest.`);
+      }
+    },
+  ),
+];
