@@ -25,3 +25,28 @@ export {
 export * from './governed/http/index.ts';
 export * from './governed/auth/index.ts';
 export * from './governed/rate-limit.ts';
+// Governed resources, domain core: entity documents, the service, the in-memory driver, metrics.
+export {
+  EntityDocumentSchema,
+  FieldDescriptorSchema,
+  DataBlockSchema,
+  defineEntity,
+  validateEntityDocument,
+  toStorageModel,
+  entityReference,
+  resourcePathName,
+  snakeToCamel,
+  camelToSnake,
+  type EntityDefinitionDocument,
+  type EntityDocumentInput,
+  type FieldDescriptor,
+  type FieldDescriptorInput,
+  type DataBlock,
+} from './contract/entity-document/index.ts';
+export * from './governed/index.ts';
+export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';
+// Contract core: zod schemas of the Cell manifest contract, validation, normalization, schema descriptions.
+export * from './contract/schema/index.ts';
+export { validateManifest, validateEntity, validatePage } from './contract/validate/index.ts';
+export { normalizeManifest, type NormalizedManifest } from './contract/normalize.ts';
+export * from './contract/describe/index.ts';

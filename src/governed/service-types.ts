@@ -3,7 +3,7 @@
  * one governed entity, usable without HTTP.
  */
 import type { EntityDefinitionDocument } from '../contract/entity-document/index.ts';
-import type { StorageDriver } from '../storage/types.ts';
+import type { EntityStorageModel, StorageDriver } from '../storage/types.ts';
 import type { GovernedLogger, MetricsRegistry } from './metrics.ts';
 import type { AuditView, ConcurrencyOptions, GovernedContext, HistoryPage, HistoryParams, ListParams, ListView, RecordView, VersionView } from './types.ts';
 
@@ -74,6 +74,10 @@ export interface GovernedService {
   readonly tier: 'tier-1' | 'tier-2' | 'tier-3';
   /** Whether rollback is enabled for this resource. */
   readonly rollbackEnabled: boolean;
+  /** The storage model; pass it to `storage.migrate([service.model])` before first use. */
+  readonly model: EntityStorageModel;
+  /** The `<namespace>.<resource>.read` permission that, with admin access, shows soft-deleted records. */
+  readonly readPermission: string;
   /** Creates a record from camelCase business fields (server-assigned fields refused). */
   create(context: GovernedContext, input: unknown, options?: CreateOptions): Promise<RecordView>;
   get(context: GovernedContext, id: string, options?: GetOptions): Promise<RecordView>;

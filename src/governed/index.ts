@@ -1,0 +1,14 @@
+/**
+ * Governed resources, domain core: the service of one entity, access rules, audit, metrics and
+ * idempotency helpers. The HTTP layer (`createGovernedResource`) builds on these.
+ */
+export { createGovernedService } from './service.ts';
+export type * from './service-types.ts';
+export type * from './types.ts';
+export { accessLevel, authorize, checkPlan, type AccessLevel, type AccessPolicy, type Operation } from './access.ts';
+export { createMetricsRegistry, defaultMetricsRegistry, governedMetrics, DEFAULT_LATENCY_BUCKETS } from './metrics.ts';
+export type { Counter, Histogram, MetricsRegistry, GovernedLogEntry, GovernedLogger, GovernedMetrics } from './metrics.ts';
+export { applyPatch, parsePatch, jsonEqual, type JsonPatchOperation } from './patch.ts';
+export { diffStates, REDACTED, type RedactedOperation } from './audit/index.ts';
+export { canonicalJson, requestHash } from './idempotency.ts';
+export { HISTORY_LIMIT } from './service-helpers.ts';

@@ -1,0 +1,69 @@
+/** Small request checks of the governed service: scope, ids, version carriers, history paging. */
+import type { EntityDefinitionDocument } from '../contract/entity-document/index.ts';
+import { CellgateError, validationError } from '../errors.ts';
+import type { RecordScope, StoredRecord } from '../storage/types.ts';
+import { isUuid } from './codec.ts';
+import type { ConcurrencyOptions, GovernedContext, HistoryParams } from './types.ts';
+
+/** Default and maximum page size of history reads. */
+export const HISTORY_LIMIT = { default: 20, max: 100 } as const;
+
+/** Ids are UUIDs (SEED.md); anything else names no record, so it is 404 without touching storage. */
+export function isAbsentId(id: string): boolean {
+  return typeof id !== 'string' || !isUuid(id);
+}
+
+/** The record scope of a request: tenant from the actor, workspace and cell from the path by entity scope. */
+export function recordScope(scope: EntityDefinitionDocument['scope'], context: GovernedContext): RecordScope {
+  const tenantId = context.actor.tenantId;
+  if (scope === 'system-global') return { tenantId, workspaceId: null, cellId: null };
+  const workspaceId = context.scope?.workspaceId;
+  // A workspace or cell id that is not a UUID names nothing in this tenant: 404, like another tenant's.
+  if (workspaceId === undefined || !isUuid(workspaceId)) throw new CellgateError('NOT_FOUND', 'Workspace not found');
+  if (scope === 'workspace-shared') return { tenantId, workspaceId, cellId: null };
+  const cellId = context.scope?.cellId;
+  if (cellId === undefined || !isUuid(cellId)) throw new CellgateError('NOT_FOUND', 'Cell not found');
+  return { tenantId, workspaceId, cellId };
+}
+
+/** An optional positive integer member of a body; 400 naming it when present and wrong. */
+export function optionalInteger(body: Record<string, unknown>, name: string): number | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || (value as number) < 1) throw validationError(`${name} must be a positive integer`, [{ path: name, message: 'Expected a positive integer' }]);
+  return value as number;
+}
+
+/**
+ * The expected version from the body (or `options.expectedVersion`) and the body without it.
+ * With `required`, one of body, `expectedVersion` option or `ifMatch` must be present (DECISIONS B4).
+ */
+export function expectedVersionOf(body: Record<string, unknown>, options: ConcurrencyOptions, required: boolean): { expectedVersion: number | undefined; rest: Record<string, unknown> } {
+  const { expectedVersion: fromBody, ...rest } = body;
+  void fromBody;
+  const expectedVersion = optionalInteger(body, 'expectedVersion') ?? optionalInteger({ expectedVersion: options.expectedVersion }, 'expectedVersion');
+  if (options.ifMatch !== undefined) optionalInteger({ 'If-Match': options.ifMatch }, 'If-Match');
+  if (required && expectedVersion === undefined && options.ifMatch === undefined) {
+    throw validationError('expectedVersion is required', [{ path: 'expectedVersion', message: 'Required (or send If-Match)' }]);
+  }
+  return { expectedVersion, rest };
+}
+
+/** Throws the conflict of a stale version: 412 for If-Match, 409 otherwise. */
+export function checkVersion(
+  current: StoredRecord,
+  options: ConcurrencyOptions,
+  expectedVersion: number | undefined,
+  conflict: (current: StoredRecord, expected: number, carrier: 'body' | 'if-match') => CellgateError,
+): void {
+  if (options.ifMatch !== undefined && current.version !== options.ifMatch) throw conflict(current, options.ifMatch, 'if-match');
+  if (expectedVersion !== undefined && current.version !== expectedVersion) throw conflict(current, expectedVersion, 'body');
+}
+
+/** History paging: limit 1..100 (default 20), optional cursor. */
+export function readHistoryParams(params: HistoryParams): { limit: number; cursor: string | undefined } {
+  const limit = params.limit ?? HISTORY_LIMIT.default;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw validationError('Invalid limit', [{ path: 'limit', message: 'Must be an integer of at least 1' }]);
+  if (params.cursor !== undefined && (typeof params.cursor !== 'string' || params.cursor.length > 200)) throw validationError('Invalid cursor', [{ path: 'cursor', message: 'Not a cursor returned by this API' }]);
+  return { limit: Math.min(limit, HISTORY_LIMIT.max), cursor: params.cursor === '' ? undefined : params.cursor };
+}

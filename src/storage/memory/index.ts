@@ -1,0 +1,264 @@
+/**
+ * `memoryStorage()`: the in-memory storage driver. A first-class driver for tests and demos with
+ * the same behaviour as the SQL drivers: transactions are serialised and staged (a throwing `fn`
+ * leaves no trace, readers outside never see uncommitted writes), the version check is a
+ * compare-and-set with no await between read and write, and values are deep-copied in and out.
+ */
+import { CellgateError } from '../../errors.ts';
+import type {
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
+  EntityStorageModel,
+  IdempotencyRecord,
+  ListQuery,
+  ListResult,
+  RecordScope,
+  StorageDriver,
+  StorageSession,
+  StoredRecord,
+} from '../types.ts';
+import { inScope, runListQuery } from './list.ts';
+import { Mutex } from './mutex.ts';
+
+const copy = <T>(value: T): T => structuredClone(value);
+const versionKey = (resourceType: string, id: string, version: number): string => `${resourceType}\u0000${id}\u0000${version}`;
+const idempotencyKey = (tenantId: string, actorId: string, key: string): string => `${tenantId}\u0000${actorId}\u0000${key}`;
+const resourceKey = (tenantId: string, resourceType: string, resourceId: string): string => `${tenantId}\u0000${resourceType}\u0000${resourceId}`;
+
+/** Everything the driver holds. A transaction stages a second instance and merges it on commit. */
+class Tables {
+  readonly records = new Map<string, Map<string, StoredRecord>>();
+  readonly audit: AuditRecord[] = [];
+  /** Audit positions by (tenant, resourceType, resourceId), ascending, so a record's history is read without a scan. */
+  readonly auditByResource = new Map<string, number[]>();
+  readonly auditById = new Map<string, number>();
+  readonly versions = new Map<string, StoredRecord>();
+  readonly idempotency = new Map<string, IdempotencyRecord>();
+
+  table(name: string): Map<string, StoredRecord> {
+    let table = this.records.get(name);
+    if (table === undefined) {
+      table = new Map();
+      this.records.set(name, table);
+    }
+    return table;
+  }
+
+  pushAudit(record: AuditRecord): void {
+    const position = this.audit.length;
+    this.audit.push(record);
+    this.auditById.set(record.id, position);
+    const key = resourceKey(record.tenantId, record.resourceType, record.resourceId);
+    const list = this.auditByResource.get(key);
+    if (list === undefined) this.auditByResource.set(key, [position]);
+    else list.push(position);
+  }
+}
+
+// Cursor = position of the last record returned; the next page starts just below it.
+function encodeCursor(position: number): string {
+  return `m.${position.toString(36)}`;
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^m\.([0-9a-z]{1,12})$/.exec(cursor);
+  const position = match === null ? Number.NaN : Number.parseInt(match[1]!, 36);
+  if (!Number.isSafeInteger(position)) {
+    throw new CellgateError('VALIDATION_ERROR', 'Invalid cursor', { details: { fields: [{ path: 'cursor', message: 'Not a cursor returned by this API' }] } });
+  }
+  return position;
+}
+
+function auditMatches(record: AuditRecord, query: AuditQuery): boolean {
+  return (
+    record.tenantId === query.tenantId &&
+    (query.workspaceId === undefined || record.workspaceId === query.workspaceId) &&
+    (query.cellId === undefined || record.cellId === query.cellId) &&
+    (query.resourceType === undefined || record.resourceType === query.resourceType) &&
+    (query.resourceId === undefined || record.resourceId === query.resourceId)
+  );
+}
+
+/** Reads over the committed tables plus (inside a transaction) the staged writes. */
+class MemorySession implements StorageSession {
+  constructor(
+    private readonly base: Tables,
+    private readonly staged: Tables | null,
+  ) {}
+
+  private current(model: EntityStorageModel, id: string): StoredRecord | undefined {
+    return this.staged?.records.get(model.table)?.get(id) ?? this.base.records.get(model.table)?.get(id);
+  }
+
+  private get writable(): Tables {
+    if (this.staged === null) throw new Error('memoryStorage: writes need a transaction');
+    return this.staged;
+  }
+
+  async get(model: EntityStorageModel, scope: RecordScope, id: string): Promise<StoredRecord | null> {
+    const record = this.current(model, id);
+    return record !== undefined && inScope(record, scope) ? copy(record) : null;
+  }
+
+  async list(model: EntityStorageModel, query: ListQuery): Promise<ListResult> {
+    const committed = this.base.records.get(model.table) ?? new Map<string, StoredRecord>();
+    const staged = this.staged?.records.get(model.table);
+    const merged = staged === undefined || staged.size === 0 ? committed.values() : new Map([...committed, ...staged]).values();
+    const { page, total } = runListQuery(merged, query);
+    return { records: page.map(copy), total };
+  }
+
+  async insert(model: EntityStorageModel, record: StoredRecord): Promise<void> {
+    if (this.current(model, record.id) !== undefined) throw new Error(`memoryStorage: duplicate id in ${model.table}`);
+    this.writable.table(model.table).set(record.id, copy(record));
+  }
+
+  async update(model: EntityStorageModel, record: StoredRecord, expectedVersion: number): Promise<StoredRecord | null> {
+    // Compare-and-set: read, compare and write happen synchronously, with no await in between.
+    const current = this.current(model, record.id);
+    if (current === undefined || current.version !== expectedVersion || !inScope(current, record)) return null;
+    const stored = copy(record);
+    this.writable.table(model.table).set(record.id, stored);
+    return copy(stored);
+  }
+
+  async appendAudit(record: AuditRecord): Promise<void> {
+    this.writable.pushAudit(copy(record));
+  }
+
+  async listAudit(query: AuditQuery): Promise<AuditPage> {
+    const baseCount = this.base.audit.length;
+    const at = (position: number): AuditRecord | undefined => (position < baseCount ? this.base.audit[position] : this.staged?.audit[position - baseCount]);
+    const start = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor) - 1;
+    const limit = Math.max(1, query.limit);
+    const records: AuditRecord[] = [];
+    let last = -1;
+    let more = false;
+    for (const position of this.candidates(query, start)) {
+      const record = at(position);
+      if (record === undefined || !auditMatches(record, query)) continue;
+      if (records.length === limit) {
+        more = true;
+        break;
+      }
+      records.push(copy(record));
+      last = position;
+    }
+    return { records, nextCursor: more ? encodeCursor(last) : null };
+  }
+
+  /** Audit positions at or below `start`, newest first: through the per-record index when the query names one. */
+  private *candidates(query: AuditQuery, start: number): Generator<number> {
+    const baseCount = this.base.audit.length;
+    if (query.resourceType !== undefined && query.resourceId !== undefined) {
+      const key = resourceKey(query.tenantId, query.resourceType, query.resourceId);
+      const staged = (this.staged?.auditByResource.get(key) ?? []).map((position) => position + baseCount);
+      const committed = this.base.auditByResource.get(key) ?? [];
+      for (let index = staged.length - 1; index >= 0; index -= 1) if (staged[index]! <= start) yield staged[index]!;
+      let high = committed.length - 1;
+      // Binary search for the first position at or below `start`, so deep pages stay cheap.
+      let low = 0;
+      let found = -1;
+      while (low <= high) {
+        const mid = (low + high) >> 1;
+        if (committed[mid]! <= start) {
+          found = mid;
+          low = mid + 1;
+        } else high = mid - 1;
+      }
+      for (let index = found; index >= 0; index -= 1) yield committed[index]!;
+      return;
+    }
+    const total = baseCount + (this.staged?.audit.length ?? 0);
+    for (let position = Math.min(start, total - 1); position >= 0; position -= 1) yield position;
+  }
+
+  async getAudit(tenantId: string, auditId: string): Promise<AuditRecord | null> {
+    const stagedPosition = this.staged?.auditById.get(auditId);
+    const record = stagedPosition !== undefined ? this.staged?.audit[stagedPosition] : this.base.audit[this.base.auditById.get(auditId) ?? -1];
+    return record !== undefined && record.tenantId === tenantId ? copy(record) : null;
+  }
+
+  async putVersionState(model: EntityStorageModel, state: StoredRecord): Promise<void> {
+    this.writable.versions.set(versionKey(model.resourceType, state.id, state.version), copy(state));
+  }
+
+  async getVersionState(model: EntityStorageModel, scope: RecordScope, id: string, version: number): Promise<StoredRecord | null> {
+    const key = versionKey(model.resourceType, id, version);
+    const state = this.staged?.versions.get(key) ?? this.base.versions.get(key);
+    return state !== undefined && inScope(state, scope) ? copy(state) : null;
+  }
+
+  async getIdempotency(tenantId: string, actorId: string, key: string): Promise<IdempotencyRecord | null> {
+    const id = idempotencyKey(tenantId, actorId, key);
+    const record = this.staged?.idempotency.get(id) ?? this.base.idempotency.get(id);
+    return record === undefined ? null : copy(record);
+  }
+
+  async putIdempotency(record: IdempotencyRecord): Promise<boolean> {
+    const id = idempotencyKey(record.tenantId, record.actorId, record.key);
+    if (this.staged?.idempotency.has(id) || this.base.idempotency.has(id)) return false;
+    this.writable.idempotency.set(id, copy(record));
+    return true;
+  }
+}
+
+function commit(base: Tables, staged: Tables): void {
+  for (const [name, records] of staged.records) for (const [id, record] of records) base.table(name).set(id, record);
+  for (const record of staged.audit) base.pushAudit(record);
+  for (const [key, state] of staged.versions) base.versions.set(key, state);
+  for (const [key, record] of staged.idempotency) base.idempotency.set(key, record);
+}
+
+/** Options of {@link memoryStorage}. None yet; reserved. */
+export type MemoryStorageOptions = Record<string, never>;
+
+/**
+ * Creates an in-memory storage driver (not durable, one process). Ideal for unit tests of code
+ * that uses governed resources: create one per test for isolation.
+ *
+ * @example
+ * const storage = memoryStorage();
+ * await storage.migrate([toStorageModel(Invoice)]);
+ */
+export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver {
+  void options;
+  const base = new Tables();
+  const mutex = new Mutex();
+  const reader = new MemorySession(base, null);
+  let closed = false;
+
+  const transaction = <T>(fn: (session: StorageSession) => Promise<T>): Promise<T> =>
+    mutex.run(async () => {
+      if (closed) throw new Error('memoryStorage: closed');
+      const staged = new Tables();
+      const result = await fn(new MemorySession(base, staged));
+      commit(base, staged);
+      return result;
+    });
+
+  return {
+    name: 'memory',
+    capabilities: { durable: false, multiProcess: false, appendOnlyAuditEnforced: true },
+    async migrate(models) {
+      for (const model of models) base.table(model.table);
+    },
+    transaction,
+    async close() {
+      closed = true;
+    },
+    get: (model, scope, id) => reader.get(model, scope, id),
+    list: (model, query) => reader.list(model, query),
+    listAudit: (query) => reader.listAudit(query),
+    getAudit: (tenantId, auditId) => reader.getAudit(tenantId, auditId),
+    getVersionState: (model, scope, id, version) => reader.getVersionState(model, scope, id, version),
+    getIdempotency: (tenantId, actorId, key) => reader.getIdempotency(tenantId, actorId, key),
+    // Writes outside a transaction are one-statement transactions, so they queue behind open ones.
+    insert: (model, record) => transaction((session) => session.insert(model, record)),
+    update: (model, record, expectedVersion) => transaction((session) => session.update(model, record, expectedVersion)),
+    appendAudit: (record) => transaction((session) => session.appendAudit(record)),
+    putVersionState: (model, state) => transaction((session) => session.putVersionState(model, state)),
+    putIdempotency: (record) => transaction((session) => session.putIdempotency(record)),
+  };
+}

@@ -1,0 +1,19 @@
+/** A FIFO async mutex: one holder at a time, waiters served in arrival order. */
+export class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Runs `fn` once every earlier holder has finished; releases even when `fn` throws. */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+}
