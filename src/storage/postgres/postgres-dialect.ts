@@ -49,6 +49,7 @@ function toIso(value: unknown): string {
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
   columnType: (kind) => TYPES[kind],
+  nullsFirstIndex: ' ASC NULLS FIRST',
   seqColumn: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
   encode(kind, value) {
     if (value === null || value === undefined) return null;

@@ -25,8 +25,8 @@ export const BASE_COLUMNS = [
   'deleted_by',
 ] as const;
 
-/** Base columns a list may filter or sort on, besides business fields. */
-export const LISTABLE_BASE_COLUMNS: ReadonlySet<string> = new Set(['id', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by', 'deleted_at']);
+/** Base columns a list may filter or sort on, besides business fields (scope is always applied on top). */
+export const LISTABLE_BASE_COLUMNS: ReadonlySet<string> = new Set(BASE_COLUMNS);
 
 /** Throws a {@link ConfigurationError} unless `name` is a safe lower-case SQL identifier. */
 export function assertIdentifier(path: string, name: string): void {

@@ -76,7 +76,7 @@ export function listCondition(dialect: SqlDialect, model: EntityStorageModel, qu
   if (!query.includeDeleted) parts.push(sql`${sql.ref('deleted_at')} IS NULL`);
   for (const filter of query.filters) parts.push(filterCondition(dialect, model, filter));
   const search = query.search;
-  if (search && search.fields.length > 0 && search.term !== '') {
+  if (search && search.fields.length > 0) {
     const matches = search.fields.map((field) => textMatch(dialect, sql.ref(field), listableKind(model, field), search.term, false));
     parts.push(sql`(${sql.join(matches, sql` OR `)})`);
   }
@@ -84,14 +84,14 @@ export function listCondition(dialect: SqlDialect, model: EntityStorageModel, qu
 }
 
 /**
- * ORDER BY of a list: the sort column, then id ascending. NULLs sort as the largest value in both
- * databases (last ascending, first descending), which is PostgreSQL's native order, so a plain
- * B-tree index serves the ascending sort.
+ * ORDER BY of a list: the sort column, then id ascending. NULLs sort as the smallest value (first
+ * ascending, last descending) in both databases, as the memory driver does; the indexes are built
+ * `NULLS FIRST` so PostgreSQL reads them forwards for asc and backwards for desc.
  */
 export function listOrder(model: EntityStorageModel, query: ListQuery): Sql {
   listableKind(model, query.sort.field);
   const desc = query.sort.direction === 'desc';
-  const direction = sql.raw(desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST');
+  const direction = sql.raw(desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST');
   if (query.sort.field === 'id') return sql`${sql.ref('id')} ${direction}`;
   return sql`${sql.ref(query.sort.field)} ${direction}, ${sql.ref('id')} ASC`;
 }

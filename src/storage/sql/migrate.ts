@@ -38,8 +38,11 @@ function createTable(dialect: SqlDialect, table: string, columns: readonly RawBu
   return sql`CREATE TABLE IF NOT EXISTS ${sql.table(table)} (${sql.join([...columns, ...tail])})`;
 }
 
-function createIndex(table: string, suffix: string, columns: string[], unique = false) {
-  return sql`CREATE ${sql.raw(unique ? 'UNIQUE ' : '')}INDEX IF NOT EXISTS ${sql.id(indexName(table, suffix))} ON ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})`;
+/** `nullsFirst` names the sorted column whose NULLs come first (the list order of list-query.ts). */
+function createIndex(table: string, suffix: string, columns: string[], options: { unique?: boolean; nullsFirst?: string; dialect?: SqlDialect } = {}) {
+  const nullsFirst = sql.raw(options.dialect?.nullsFirstIndex ?? '');
+  const parts = columns.map((c) => (c === options.nullsFirst ? sql`${sql.ref(c)}${nullsFirst}` : sql.ref(c)));
+  return sql`CREATE ${sql.raw(options.unique ? 'UNIQUE ' : '')}INDEX IF NOT EXISTS ${sql.id(indexName(table, suffix))} ON ${sql.table(table)} (${sql.join(parts)})`;
 }
 
 /** Adds the columns a table lacks (a field added to the entity document since the last migrate). */
@@ -62,7 +65,7 @@ function coreStep(dialect: SqlDialect): MigrationStep {
           sql`${sql.id('seq')} ${sql.raw(dialect.seqColumn)}`,
           ...AUDIT_COLUMNS.map((spec) => columnDdl(dialect, spec)),
         ]),
-        createIndex(AUDIT_TABLE, 'id_key', ['id'], true),
+        createIndex(AUDIT_TABLE, 'id_key', ['id'], { unique: true }),
         createIndex(AUDIT_TABLE, 'tenant_seq_idx', ['tenant_id', 'seq']),
         createIndex(AUDIT_TABLE, 'resource_seq_idx', ['tenant_id', 'resource_type', 'resource_id', 'seq']),
         createIndex(AUDIT_TABLE, 'workspace_seq_idx', ['tenant_id', 'workspace_id', 'seq']),
@@ -82,9 +85,9 @@ function coreStep(dialect: SqlDialect): MigrationStep {
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   const scope = scopeColumns(model);
-  const indexes: Array<[string, string[]]> = [
-    ['scope_idx', [...scope, 'id']],
-    ...model.indexedFields.map((field): [string, string[]] => [`${field}_idx`, [...scope, field, 'id']]),
+  const indexes: Array<[string, string[], string | undefined]> = [
+    ['scope_idx', [...scope, 'id'], undefined],
+    ...model.indexedFields.map((field): [string, string[], string] => [`${field}_idx`, [...scope, field, 'id'], field]),
   ];
   const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes });
   return {
@@ -93,7 +96,9 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
     async apply(tx) {
       await createTable(dialect, model.table, columns.map((spec) => (spec.name === 'id' ? sql`${columnDdl(dialect, spec)} PRIMARY KEY` : columnDdl(dialect, spec)))).execute(tx);
       await addMissingColumns(tx, dialect, model.table, columns);
-      for (const [suffix, indexColumns] of indexes) await createIndex(model.table, suffix, indexColumns).execute(tx);
+      for (const [suffix, indexColumns, sorted] of indexes) {
+        await createIndex(model.table, suffix, indexColumns, { nullsFirst: sorted, dialect }).execute(tx);
+      }
     },
   };
 }

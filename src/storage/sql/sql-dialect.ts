@@ -33,6 +33,8 @@ export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
   /** Column type for a value kind, e.g. `jsonb` or `TEXT`. */
   columnType(kind: ColumnKind): string;
+  /** Index column suffix putting NULLs first ascending ('' where that is already the default). */
+  readonly nullsFirstIndex: string;
   /** Column type of the audit `seq`, an ever-increasing primary key. */
   readonly seqColumn: string;
   /** A JS value to a bound parameter of that kind (null stays null). */

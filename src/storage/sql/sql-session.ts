@@ -83,7 +83,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx): Storag
         );
         const result = await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(assignments)}
           WHERE ${sql.ref('id')} = ${record.id} AND ${sql.ref('version')} = ${expectedVersion} AND ${scopeCondition(record)}`.execute(db);
-        return affected(result) === 1 ? record : null;
+        return affected(result) === 1 ? { ...record, fields: { ...record.fields } } : null;
       }),
 
     appendAudit: (record: AuditRecord) =>
@@ -99,7 +99,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx): Storag
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);
         if (query.cursor !== undefined) parts.push(sql`${sql.ref('seq')} < ${decodeAuditCursor(query.cursor)}`);
-        const limit = Math.max(0, Math.floor(query.limit));
+        const limit = Math.max(1, Math.floor(query.limit));
         const { rows } = await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.join(parts, sql` AND `)}
           ORDER BY ${sql.ref('seq')} DESC LIMIT ${limit + 1}`.execute(db);
         const page = rows.slice(0, limit);

@@ -53,6 +53,8 @@ function classify(error: unknown): ErrorClass | undefined {
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   columnType: (kind) => TYPES[kind],
+  // SQLite rejects NULLS FIRST in an index, and NULLs already sort first ascending.
+  nullsFirstIndex: '',
   seqColumn: 'INTEGER PRIMARY KEY AUTOINCREMENT',
   encode(kind, value) {
     if (value === null || value === undefined) return null;

@@ -1,0 +1,344 @@
+/**
+ * `runStorageConformance()`: the behaviour every {@link StorageDriver} must show, as vitest cases.
+ * cellgate runs it for its memory, SQLite and PostgreSQL drivers; a third-party driver proves
+ * itself with the same call.
+ *
+ * @example
+ * import { runStorageConformance } from 'cellgate/testing';
+ * runStorageConformance({ name: 'my-driver', create: () => myStorage(), teardown: (d) => d.close() });
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CellgateError } from '../errors.ts';
+import type { StorageDriver } from '../storage/types.ts';
+import {
+  auditFor,
+  conformanceModels,
+  freshScope,
+  invoiceFields,
+  invoiceModel,
+  invoiceV2Model,
+  newRecord,
+  nextVersion,
+  seed,
+  settingModel,
+  taskModel,
+} from './storage-conformance-fixtures.ts';
+import { listConformanceCases } from './storage-conformance-lists.ts';
+
+/** Options of {@link runStorageConformance}. */
+export interface StorageConformanceOptions {
+  /** Shown in the suite title, e.g. `sqlite`. */
+  name: string;
+  /** Creates the driver under test (once per suite); the suite migrates it. */
+  create(): StorageDriver | Promise<StorageDriver>;
+  /** Runs before every case (cases use fresh tenants, so this is rarely needed). */
+  reset?(driver: StorageDriver): Promise<void>;
+  /** Runs once after the suite. @default driver.close() */
+  teardown?(driver: StorageDriver): Promise<void>;
+  /** When set, every case is skipped and this reason is shown. */
+  skip?: string;
+}
+
+/** Registers the conformance cases for one driver. */
+export function runStorageConformance(options: StorageConformanceOptions): void {
+  const title = options.skip ? `storage conformance: ${options.name} (skipped: ${options.skip})` : `storage conformance: ${options.name}`;
+  describe.skipIf(Boolean(options.skip))(title, () => {
+    let driver: StorageDriver;
+    const current = () => driver;
+    beforeAll(async () => {
+      driver = await options.create();
+      await driver.migrate(conformanceModels);
+    });
+    if (options.reset) beforeEach(() => options.reset!(driver));
+    afterAll(async () => {
+      if (!driver) return;
+      await (options.teardown ? options.teardown(driver) : driver.close());
+    });
+
+    crudCases(current);
+    transactionCases(current);
+    auditCases(current);
+    versionAndIdempotencyCases(current);
+    listConformanceCases(current);
+    migrationCases(current);
+  });
+}
+
+type Current = () => StorageDriver;
+
+function crudCases(driver: Current): void {
+  describe('records', () => {
+    it('reads back exactly what was inserted, every type included', async () => {
+      const scope = freshScope();
+      const record = newRecord(scope, invoiceFields({
+        number: 'Ünïcødé 🧾 "quoted" \'single\' % _ \\',
+        amount: -1234.5678,
+        quantity: 9007199254740991,
+        paid: true,
+        due_date: '2026-03-01T12:30:45.123Z',
+        customer_id: '0b6c1f3e-9a51-4a8e-8a0c-2f0e4b8f9d11',
+        email: 'a@example.com',
+        lines: [{ sku: 'A', qty: 2 }, 'x', 3, null, true],
+        details: { nested: { deep: [1, 2, { ok: false }] }, emoji: '✓' },
+        note: '',
+      }));
+      await seed(driver(), invoiceModel, [record]);
+      expect(await driver().get(invoiceModel, scope, record.id)).toEqual(record);
+    });
+
+    it('finds a record only in its own tenant, workspace and cell', async () => {
+      const scope = freshScope(true);
+      const record = newRecord(scope, { title: 'x', done: false });
+      await seed(driver(), taskModel, [record]);
+      expect(await driver().get(taskModel, scope, record.id)).toEqual(record);
+      expect(await driver().get(taskModel, { ...scope, tenantId: crypto.randomUUID() }, record.id)).toBeNull();
+      expect(await driver().get(taskModel, { ...scope, workspaceId: crypto.randomUUID() }, record.id)).toBeNull();
+      expect(await driver().get(taskModel, { ...scope, cellId: crypto.randomUUID() }, record.id)).toBeNull();
+      expect(await driver().get(taskModel, { ...scope, cellId: null }, record.id)).toBeNull();
+      expect(await driver().get(taskModel, scope, crypto.randomUUID())).toBeNull();
+    });
+
+    it('stores system-global records without a workspace', async () => {
+      const scope = { tenantId: crypto.randomUUID(), workspaceId: null, cellId: null };
+      const record = newRecord(scope, { value: 'on' });
+      await seed(driver(), settingModel, [record]);
+      expect(await driver().get(settingModel, scope, record.id)).toEqual(record);
+      expect(await driver().get(settingModel, { ...scope, workspaceId: crypto.randomUUID() }, record.id)).toBeNull();
+    });
+
+    it('updates only when id, scope and expected version all match', async () => {
+      const scope = freshScope();
+      const v1 = newRecord(scope, invoiceFields());
+      await seed(driver(), invoiceModel, [v1]);
+      const v2 = nextVersion(v1, { amount: 7, note: 'changed' });
+      const written = await driver().transaction((session) => session.update(invoiceModel, v2, 1));
+      expect(written).toEqual(v2);
+      expect(await driver().get(invoiceModel, scope, v1.id)).toEqual(v2);
+
+      const stale = await driver().transaction((session) => session.update(invoiceModel, nextVersion(v1, { amount: 8 }), 1));
+      expect(stale).toBeNull();
+      const otherScope = await driver().transaction((session) =>
+        session.update(invoiceModel, { ...nextVersion(v2), workspaceId: crypto.randomUUID() }, 2),
+      );
+      expect(otherScope).toBeNull();
+      const missing = await driver().transaction((session) => session.update(invoiceModel, { ...nextVersion(v2), id: crypto.randomUUID() }, 2));
+      expect(missing).toBeNull();
+      expect(await driver().get(invoiceModel, scope, v1.id)).toEqual(v2);
+    });
+
+    it('keeps a soft-deleted record readable by id', async () => {
+      const scope = freshScope();
+      const v1 = newRecord(scope, invoiceFields());
+      await seed(driver(), invoiceModel, [v1]);
+      const deleted = { ...nextVersion(v1), deletedAt: '2026-06-01T00:00:00.000Z', deletedBy: 'actor-2' };
+      expect(await driver().transaction((session) => session.update(invoiceModel, deleted, 1))).toEqual(deleted);
+      expect(await driver().get(invoiceModel, scope, v1.id)).toEqual(deleted);
+    });
+
+    it('refuses a second record with the same id', async () => {
+      const record = newRecord(freshScope(), invoiceFields());
+      await seed(driver(), invoiceModel, [record]);
+      await expect(driver().transaction((session) => session.insert(invoiceModel, record))).rejects.toBeDefined();
+    });
+  });
+}
+
+function transactionCases(driver: Current): void {
+  describe('transactions', () => {
+    it('rolls back everything when fn throws, and rethrows its error', async () => {
+      const scope = freshScope();
+      const record = newRecord(scope, invoiceFields());
+      const failure = new Error('boom');
+      const attempt = driver().transaction(async (session) => {
+        await session.insert(invoiceModel, record);
+        await session.putVersionState(invoiceModel, record);
+        await session.appendAudit(auditFor(record));
+        await session.putIdempotency({ tenantId: scope.tenantId, actorId: 'a', key: 'k', requestHash: 'h', status: 201, body: '{}', createdAt: record.createdAt });
+        expect(await session.get(invoiceModel, scope, record.id)).toEqual(record);
+        throw failure;
+      });
+      await expect(attempt).rejects.toBe(failure);
+      expect(await driver().get(invoiceModel, scope, record.id)).toBeNull();
+      expect(await driver().getVersionState(invoiceModel, scope, record.id, 1)).toBeNull();
+      expect((await driver().listAudit({ tenantId: scope.tenantId, limit: 10 })).records).toEqual([]);
+      expect(await driver().getIdempotency(scope.tenantId, 'a', 'k')).toBeNull();
+    });
+
+    it('resolves with what fn resolves', async () => {
+      expect(await driver().transaction(async () => 42)).toBe(42);
+    });
+
+    it('lets exactly one of many concurrent writers with the same expected version win', async () => {
+      const scope = freshScope();
+      const v1 = newRecord(scope, invoiceFields());
+      await seed(driver(), invoiceModel, [v1]);
+      const outcomes = await Promise.all(
+        Array.from({ length: 16 }, (_, index) =>
+          driver().transaction(async (session) => {
+            const current = await session.get(invoiceModel, scope, v1.id);
+            if (!current || current.version !== 1) return false;
+            const next = nextVersion(current, { amount: index });
+            if (!(await session.update(invoiceModel, next, 1))) return false;
+            await session.putVersionState(invoiceModel, next);
+            await session.appendAudit(auditFor(next));
+            return true;
+          }),
+        ),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      expect((await driver().get(invoiceModel, scope, v1.id))?.version).toBe(2);
+      expect((await driver().listAudit({ tenantId: scope.tenantId, resourceId: v1.id, limit: 50 })).records).toHaveLength(1);
+    });
+
+    it('loses no update when concurrent writers retry until they win', async () => {
+      const scope = freshScope();
+      const v1 = newRecord(scope, invoiceFields({ quantity: 0 }));
+      await seed(driver(), invoiceModel, [v1]);
+      const writers = 8;
+      await Promise.all(
+        Array.from({ length: writers }, async () => {
+          for (let attempt = 0; attempt < 100; attempt += 1) {
+            const won = await driver().transaction(async (session) => {
+              const current = (await session.get(invoiceModel, scope, v1.id))!;
+              const next = nextVersion(current, { quantity: (current.fields.quantity as number) + 1 });
+              if (!(await session.update(invoiceModel, next, current.version))) return false;
+              await session.putVersionState(invoiceModel, next);
+              await session.appendAudit(auditFor(next));
+              return true;
+            });
+            if (won) return;
+          }
+          throw new Error('writer never won');
+        }),
+      );
+      const final = await driver().get(invoiceModel, scope, v1.id);
+      expect(final?.version).toBe(writers + 1);
+      expect(final?.fields.quantity).toBe(writers);
+      const audit = await driver().listAudit({ tenantId: scope.tenantId, resourceId: v1.id, limit: 50 });
+      expect(audit.records.map((r) => r.resourceVersion)).toEqual(Array.from({ length: writers }, (_, i) => writers + 1 - i));
+    });
+  });
+}
+
+function auditCases(driver: Current): void {
+  describe('audit', () => {
+    it('reads an audit record back field for field', async () => {
+      const record = newRecord(freshScope(true), invoiceFields());
+      const audit = auditFor(record, {
+        eventType: 'entity.rollback',
+        traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+        diff: null,
+        snapshot: { amount: 5, note: 'Ä', list: [1, { x: null }] },
+        changeKind: 'snapshot',
+        redactionApplied: false,
+        tags: ['finance', 'ünïcode'],
+        reason: 'customer asked',
+        actorType: 'service',
+        userAgent: null,
+        ip: null,
+      });
+      await driver().transaction((session) => session.appendAudit(audit));
+      expect(await driver().getAudit(record.tenantId, audit.id)).toEqual(audit);
+      expect(await driver().getAudit(crypto.randomUUID(), audit.id)).toBeNull();
+      expect(await driver().getAudit(record.tenantId, crypto.randomUUID())).toBeNull();
+    });
+
+    it('lists newest first and pages with a cursor without gaps or repeats', async () => {
+      const scope = freshScope();
+      let record = newRecord(scope, invoiceFields());
+      const appended = [];
+      for (let version = 1; version <= 7; version += 1) {
+        const audit = auditFor(record);
+        appended.push(audit.id);
+        await driver().transaction((session) => session.appendAudit(audit));
+        record = nextVersion(record);
+      }
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 10; page += 1) {
+        const result = await driver().listAudit({ tenantId: scope.tenantId, resourceType: invoiceModel.resourceType, resourceId: record.id, limit: 3, ...(cursor ? { cursor } : {}) });
+        seen.push(...result.records.map((r) => r.id));
+        if (result.nextCursor === null) break;
+        cursor = result.nextCursor;
+      }
+      expect(seen).toEqual([...appended].reverse());
+    });
+
+    it('narrows by workspace, cell, resource type and resource id within the tenant', async () => {
+      const scope = freshScope(true);
+      const a = newRecord(scope, invoiceFields());
+      const b = newRecord({ ...scope, cellId: crypto.randomUUID() }, invoiceFields());
+      const c = newRecord({ ...scope, workspaceId: crypto.randomUUID(), cellId: null }, invoiceFields());
+      await driver().transaction(async (session) => {
+        await session.appendAudit(auditFor(a));
+        await session.appendAudit(auditFor(b, { resourceType: taskModel.resourceType }));
+        await session.appendAudit(auditFor(c));
+      });
+      const ids = async (query: Partial<Parameters<StorageDriver['listAudit']>[0]>) =>
+        (await driver().listAudit({ tenantId: scope.tenantId, limit: 10, ...query })).records.map((r) => r.resourceId).sort();
+      expect(await ids({})).toEqual([a.id, b.id, c.id].sort());
+      expect(await ids({ workspaceId: scope.workspaceId! })).toEqual([a.id, b.id].sort());
+      expect(await ids({ workspaceId: scope.workspaceId!, cellId: scope.cellId! })).toEqual([a.id]);
+      expect(await ids({ resourceType: taskModel.resourceType })).toEqual([b.id]);
+      expect(await ids({ resourceId: c.id })).toEqual([c.id]);
+      expect(await ids({ tenantId: crypto.randomUUID() })).toEqual([]);
+    });
+
+    it('rejects a malformed cursor with VALIDATION_ERROR', async () => {
+      for (const cursor of ['not a cursor', '', '!!!', 'bS4t', 'LTE']) {
+        const error = await driver().listAudit({ tenantId: crypto.randomUUID(), limit: 5, cursor }).catch((caught: unknown) => caught);
+        expect(error, cursor).toBeInstanceOf(CellgateError);
+        expect((error as CellgateError).code).toBe('VALIDATION_ERROR');
+      }
+    });
+  });
+}
+
+function versionAndIdempotencyCases(driver: Current): void {
+  describe('version state', () => {
+    it('returns the state stored for (id, version) in its scope only', async () => {
+      const scope = freshScope();
+      const v1 = newRecord(scope, invoiceFields({ details: { a: 1 } }));
+      const v2 = nextVersion(v1, { amount: 2 });
+      await driver().transaction(async (session) => {
+        await session.putVersionState(invoiceModel, v1);
+        await session.putVersionState(invoiceModel, v2);
+      });
+      expect(await driver().getVersionState(invoiceModel, scope, v1.id, 1)).toEqual(v1);
+      expect(await driver().getVersionState(invoiceModel, scope, v1.id, 2)).toEqual(v2);
+      expect(await driver().getVersionState(invoiceModel, scope, v1.id, 3)).toBeNull();
+      expect(await driver().getVersionState(invoiceModel, { ...scope, tenantId: crypto.randomUUID() }, v1.id, 1)).toBeNull();
+      expect(await driver().getVersionState(invoiceV2Model, scope, v1.id, 1)).toBeNull();
+    });
+  });
+
+  describe('idempotency keys', () => {
+    it('stores the first answer only, per tenant and actor', async () => {
+      const tenantId = crypto.randomUUID();
+      const first = { tenantId, actorId: 'actor-1', key: 'key-1', requestHash: 'h1', status: 201, body: '{"data":{"id":"1"}}', createdAt: '2026-01-01T00:00:00.000Z' };
+      expect(await driver().transaction((session) => session.putIdempotency(first))).toBe(true);
+      expect(await driver().transaction((session) => session.putIdempotency({ ...first, requestHash: 'h2', body: '{}' }))).toBe(false);
+      expect(await driver().getIdempotency(tenantId, 'actor-1', 'key-1')).toEqual(first);
+      expect(await driver().getIdempotency(tenantId, 'actor-2', 'key-1')).toBeNull();
+      expect(await driver().transaction((session) => session.putIdempotency({ ...first, actorId: 'actor-2' }))).toBe(true);
+      expect(await driver().getIdempotency(crypto.randomUUID(), 'actor-1', 'key-1')).toBeNull();
+    });
+  });
+}
+
+function migrationCases(driver: Current): void {
+  describe('migrations', () => {
+    it('migrates again without losing data, and keeps majors in separate tables', async () => {
+      const scope = freshScope();
+      const id = crypto.randomUUID();
+      const v1 = newRecord(scope, invoiceFields(), id);
+      const v2 = newRecord(scope, { number: 'INV-1', total_cents: 12_345 }, id);
+      await seed(driver(), invoiceModel, [v1]);
+      await seed(driver(), invoiceV2Model, [v2]);
+      await driver().migrate(conformanceModels);
+      await driver().migrate([invoiceV2Model, invoiceModel]);
+      expect(await driver().get(invoiceModel, scope, id)).toEqual(v1);
+      expect(await driver().get(invoiceV2Model, scope, id)).toEqual(v2);
+    });
+  });
+}
