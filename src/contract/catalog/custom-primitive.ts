@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { ConfigurationError } from '../../errors.ts';
 import { compileObject, sampleValue } from './custom-props.ts';
-import { issueMessage, issuePath } from './props-issues.ts';
+import { issuePath, parseOptions } from './props-issues.ts';
 import { PrimitiveContractSchema, type CustomPrimitiveEntry, type PrimitiveContract, type PrimitiveExample } from './schemas.ts';
 
 /** A registered custom primitive. */
@@ -34,19 +34,19 @@ export function deriveExample(contract: PrimitiveContract): PrimitiveExample {
  * from (`options.custom.0`, `primitives/x/x.contract.yaml`) for the error message.
  */
 export function loadCustomPrimitive(document: unknown, label: string): CustomPrimitive {
-  const parsed = PrimitiveContractSchema.safeParse(document);
+  const parsed = PrimitiveContractSchema.safeParse(document, parseOptions);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigurationError(issuePath(label, issue.path), issueMessage(issue));
+    throw new ConfigurationError(issuePath(label, issue.path), issue.message);
   }
   const contract = parsed.data;
   const props = compileObject(contract.props.properties, contract.props.required);
   const examples = contract.examples ?? [deriveExample(contract)];
   for (const [index, example] of examples.entries()) {
-    const result = props.safeParse(example.props);
+    const result = props.safeParse(example.props, parseOptions);
     if (!result.success) {
       const issue = result.error.issues[0]!;
-      throw new ConfigurationError(issuePath(`${label}.examples.${index}.props`, issue.path), issueMessage(issue));
+      throw new ConfigurationError(issuePath(`${label}.examples.${index}.props`, issue.path), issue.message);
     }
   }
   const entry: CustomPrimitiveEntry = {

@@ -7,7 +7,7 @@
 import { parse } from 'yaml';
 import { CellgateError, ConfigurationError } from '../../errors.ts';
 import { PROJECT_CONFIG_FILE, ProjectConfigSchema, emptyProjectConfig, type ProjectConfig } from './project-config.ts';
-import { issueMessage, issuePath } from './props-issues.ts';
+import { issuePath, parseOptions } from './props-issues.ts';
 
 type Fs = typeof import('node:fs/promises');
 type Path = typeof import('node:path');
@@ -75,10 +75,10 @@ export async function openProjectFolder(projectDir: string): Promise<ProjectFold
     if (isMissing(error)) return { root, config: emptyProjectConfig(), contracts: [] };
     throw error;
   }
-  const parsed = ProjectConfigSchema.safeParse(raw ?? {});
+  const parsed = ProjectConfigSchema.safeParse(raw ?? {}, parseOptions);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigurationError(`${PROJECT_CONFIG_FILE}:${issuePath('root', issue.path)}`, issueMessage(issue));
+    throw new ConfigurationError(`${PROJECT_CONFIG_FILE}:${issuePath('root', issue.path)}`, issue.message);
   }
 
   const contracts: ProjectContractSource[] = [];

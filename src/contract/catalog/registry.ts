@@ -4,11 +4,12 @@
  */
 import { z } from 'zod';
 import { CellgateError, ConfigurationError, validationError } from '../../errors.ts';
+import { structuralPath } from '../schema/messages.ts';
 import type { ValidationResult } from '../schema/results.ts';
 import { corePrimitives, type CorePrimitive } from './core/index.ts';
 import { loadCustomPrimitive, type CustomPrimitive } from './custom-primitive.ts';
 import { emptyProjectConfig, type ProjectConfig } from './project-config.ts';
-import { toValidationIssues } from './props-issues.ts';
+import { parseOptions, toValidationIssues } from './props-issues.ts';
 import { buildScaffold } from './scaffold.ts';
 import { compareSemver } from './semver.ts';
 import {
@@ -235,15 +236,15 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
 
     validateProps(key, version, props) {
       const resolved = resolve(current(), key, version);
-      const result = resolved.props.safeParse(props, { reportInput: true });
+      const result = resolved.props.safeParse(props, parseOptions);
       return result.success ? { valid: true, errors: [] } : { valid: false, errors: toValidationIssues(result.error, 'props') };
     },
 
     async scaffold(input) {
-      const parsed = ScaffoldRequestSchema.safeParse(input, { reportInput: true });
+      const parsed = ScaffoldRequestSchema.safeParse(input, parseOptions);
       if (!parsed.success) {
-        const fields = toValidationIssues(parsed.error, 'root').map((issue) => ({ path: issue.field.replace(/^root\.?/, '') || 'root', message: issue.message }));
-        throw validationError('The scaffold request is invalid.', fields);
+        const fields = parsed.error.issues.map((issue) => ({ path: structuralPath(issue.path), message: issue.message }));
+        throw validationError(`The scaffold request is invalid (${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}).`, fields);
       }
       const request = parsed.data;
       await ready;

@@ -1,0 +1,103 @@
+/**
+ * English word handling for guidance: real plurals for generated titles and paths (DECISIONS A15)
+ * and plural folding for whole-word goal matching (A14). Deliberately small: regular rules plus
+ * the irregular nouns business entities actually use.
+ */
+
+const IRREGULAR: Record<string, string> = {
+  person: 'people',
+  man: 'men',
+  woman: 'women',
+  child: 'children',
+  foot: 'feet',
+  tooth: 'teeth',
+  mouse: 'mice',
+  goose: 'geese',
+  criterion: 'criteria',
+  analysis: 'analyses',
+  life: 'lives',
+  knife: 'knives',
+  wife: 'wives',
+  half: 'halves',
+  shelf: 'shelves',
+  wolf: 'wolves',
+  thief: 'thieves',
+  hero: 'heroes',
+  potato: 'potatoes',
+  tomato: 'tomatoes',
+  echo: 'echoes',
+};
+const SINGULAR_OF: Record<string, string> = Object.fromEntries(Object.entries(IRREGULAR).map(([one, many]) => [many, one]));
+
+/** Nouns with no distinct plural. */
+const UNCOUNTABLE = new Set(['data', 'metadata', 'equipment', 'information', 'money', 'news', 'series', 'species', 'staff', 'feedback', 'software']);
+
+const VOWEL = /[aeiou]/;
+
+/** The plural of one lower-case English noun: `category` → `categories`, `status` → `statuses`. */
+export function pluralize(word: string): string {
+  if (UNCOUNTABLE.has(word)) return word;
+  const irregular = IRREGULAR[word];
+  if (irregular) return irregular;
+  if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`;
+  if (word.endsWith('y') && word.length > 1 && !VOWEL.test(word.at(-2)!)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
+
+/**
+ * Folds a lower-case word to a comparison key shared by its singular and plural
+ * (`customers`/`customer` → `customer`, `categories` → `category`, `warehouses`/`warehouse` →
+ * `warehous`). Not always a real word; both sides of a comparison are folded.
+ */
+export function foldWord(word: string): string {
+  const irregular = SINGULAR_OF[word];
+  if (irregular) return irregular;
+  if (UNCOUNTABLE.has(word) || word.length <= 3) return word;
+  if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(s|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (/(s|x|z|ch|sh)e$/.test(word)) return word.slice(0, -1);
+  if (/[^su]s$/.test(word) && !word.endsWith('is')) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The whole words of a text, lower-cased and folded with {@link foldWord}. Hyphenated compounds also count
+ * joined (`e-commerce` → `ecommerce`) so a keyword written either way matches.
+ */
+export function wordsOf(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const token of text.toLowerCase().match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? []) {
+    for (const part of token.split('-')) words.add(foldWord(part));
+    if (token.includes('-')) words.add(foldWord(token.replaceAll('-', '')));
+  }
+  return words;
+}
+
+/** `stock_level` → `["stock", "level"]`. */
+function partsOf(key: string): string[] {
+  return key.split('_').filter((part) => part !== '');
+}
+
+const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** Display name of an entity key: `stock_level` → `Stock Level`. */
+export function displayName(key: string): string {
+  return partsOf(key).map(capitalize).join(' ');
+}
+
+/** Plural parts of an entity key: only the last word is pluralised (`stock_level` → stock, levels). */
+function pluralParts(key: string): string[] {
+  const parts = partsOf(key);
+  const last = parts.pop() ?? key;
+  return [...parts, pluralize(last)];
+}
+
+/** Plural display name: `stock_level` → `Stock Levels`, `category` → `Categories`. */
+export function pluralDisplayName(key: string): string {
+  return pluralParts(key).map(capitalize).join(' ');
+}
+
+/** Plural URL segment: `stock_level` → `stock-levels`. */
+export function pluralSlug(key: string): string {
+  return pluralParts(key).join('-');
+}
