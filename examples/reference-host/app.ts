@@ -1,0 +1,63 @@
+/**
+ * The reference host's handler, without the server around it: the contract API and MCP at the
+ * root, plus the governed demo resources on the configured storage. Every framework host
+ * (`examples/{express,fastify,hono,next}-host`) mounts this same handler.
+ */
+import { composeHandlers, createContractHandler, type FetchHandler } from 'cellgate';
+import type { ReferenceConfig } from './config.ts';
+import { createDemoResources } from './governed.ts';
+import { createStorageFromUrl } from './storage.ts';
+
+/** A ready reference application. */
+export interface ReferenceApp {
+  /** All routes of the host; unmatched paths answer the 404 envelope (or fall through via `match`). */
+  handler: FetchHandler;
+  /** Releases what the app holds (storage connections). Call after the server stopped. */
+  close(): Promise<void>;
+  /** Lines to print under the `listening on …` line: what is served, the storage, a demo token. */
+  banner: string[];
+}
+
+/** A part of the app that adds routes and banner lines, and may need closing. */
+export interface AppPart {
+  handlers: FetchHandler[];
+  banner: string[];
+  close?: () => Promise<void>;
+}
+
+/**
+ * Builds the app for `config`. Async because storage is opened (and migrated) before serving.
+ *
+ * @example
+ * const app = await createReferenceApp(loadConfig({ PORT: '0', DATABASE_URL: 'memory:' }));
+ * const response = await app.handler(new Request('http://localhost/health'));
+ */
+export async function createReferenceApp(config: ReferenceConfig): Promise<ReferenceApp> {
+  const contract = createContractHandler();
+  const parts: AppPart[] = [];
+
+  // --- storage + governed demo resources ---------------------------------------------------------
+  // D (storage.ts) opens and migrates the driver for DATABASE_URL; C2 (governed.ts) mounts the
+  // customers / invoices / activity-events resources on it. Each contributes one AppPart here.
+  // (mount spot: storage + governed)
+  const { storage, label } = await createStorageFromUrl(config.env.DATABASE_URL);
+  parts.push({ handlers: [], banner: [`storage       ${label}`], close: () => storage.close() });
+  parts.push(await createDemoResources({ env: config.env, storage }));
+  void config;
+
+  const banner = [
+    'contract API  /api/schemas, /api/primitives, /api/examples, /api/validate, /api/guidance',
+    'docs          /api/docs   (OpenAPI: /api/openapi.json)',
+    'MCP           POST /mcp',
+    'health        /health',
+    ...parts.flatMap((part) => part.banner),
+  ];
+  return {
+    handler: composeHandlers(contract, ...parts.flatMap((part) => part.handlers)),
+    banner,
+    async close() {
+      // Close in reverse order of opening (resources before the storage they use).
+      for (const part of [...parts].reverse()) await part.close?.();
+    },
+  };
+}
