@@ -88,7 +88,7 @@ export interface DemoResources {
 /** Options of {@link createDemoResources}. */
 export interface DemoResourceOptions {
   env: Env;
-  /** The opened storage. @default `memoryStorage()` when `DATABASE_URL` is `memory:` (closed by `close()`) */
+  /** The opened storage. @default `memoryStorage()` when `DATABASE_URL` is `memory:` or unset (closed by `close()`) */
   storage?: StorageDriver;
 }
 
@@ -116,8 +116,9 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   const { auth, devSecret } = authFromEnv(env);
   const perMinute = rateLimitFromEnv(env);
   const ownsStorage = options.storage === undefined;
-  if (ownsStorage && env.DATABASE_URL?.trim() !== 'memory:') {
-    throw new ConfigurationError('DATABASE_URL', `"${env.DATABASE_URL ?? ''}" needs a storage driver; pass one or use DATABASE_URL=memory:.`);
+  const databaseUrl = env.DATABASE_URL?.trim() || 'memory:';
+  if (ownsStorage && databaseUrl !== 'memory:') {
+    throw new ConfigurationError('DATABASE_URL', `"${databaseUrl}" needs a storage driver passed as \`storage\`; use DATABASE_URL=memory: without one.`);
   }
   const storage = options.storage ?? memoryStorage();
   const metrics = createMetricsRegistry();
@@ -138,6 +139,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     `governed      /v1/workspaces/:workspaceId/customers, /v1/workspaces/:workspaceId/cells/:cellId/invoices, /v1/activity-events`,
     'audit         /v1/audit, /v1/audit/:auditId, …/:id/versions',
     'metrics       /metrics',
+    ...(ownsStorage ? ['storage       memory: (in-process; data is lost on exit)'] : []),
     ...(perMinute > 0 ? [`rate limit    ${perMinute} requests per minute per tenant + actor`] : []),
   ];
   if (devSecret !== undefined) {
