@@ -1,0 +1,97 @@
+/**
+ * The MCP endpoint over stateless Streamable HTTP: one Fetch function answering POST on the MCP
+ * path. Each POST gets a fresh `McpServer` + `WebStandardStreamableHTTPServerTransport` (no session
+ * id, so any process can answer any request), built from definitions prepared once per context;
+ * everything the transport would refuse cheaply is refused before that construction.
+ */
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { ContractContext } from '../context.ts';
+import { CellgateError } from '../../errors.ts';
+import { isJsonContentType, readTextBody } from '../../http/body.ts';
+import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
+import { createMcpServer } from './server.ts';
+
+/**
+ * Options of the MCP endpoint (`createContractHandler({ mcp })`).
+ *
+ * @example
+ * createContractHandler({ mcp: { path: '/agents/mcp', allowedHosts: ['api.example.com'] } });
+ */
+export interface McpOptions extends OriginGuardOptions {
+  /**
+   * Path the endpoint answers on (below the handler's base path).
+   * @default '/mcp'
+   */
+  path?: string;
+}
+
+/** Default path of the MCP endpoint. */
+export const DEFAULT_MCP_PATH = '/mcp';
+
+/** JSON-RPC error codes used by the transport layer (the SDK's own values). */
+const SERVER_ERROR = -32000;
+const PARSE_ERROR = -32700;
+
+/** A JSON-RPC error answer with no request id, the shape the SDK transport uses for HTTP-level refusals. */
+export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+function acceptsMcp(request: Request): boolean {
+  const accept = request.headers.get('accept') ?? '';
+  return accept.includes('application/json') && accept.includes('text/event-stream');
+}
+
+function newTransport(bodyLimit: number): WebStandardStreamableHTTPServerTransport {
+  // JSON responses, not SSE: every tool answers at once, and a plain JSON body is cheaper to build
+  // and easier for curl-style clients. No sessionIdGenerator = stateless mode.
+  return new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: bodyLimit,
+  });
+}
+
+/**
+ * Builds the Fetch function serving MCP for `context`. It answers any method (call it only for
+ * requests on the MCP path): POST carries JSON-RPC; GET and DELETE get 405 because a stateless
+ * server has no stream to resume and no session to end; a refused `Host`/`Origin` gets 403.
+ *
+ * @example
+ * const mcp = createMcpEndpoint(createContractContext(), {});
+ * const response = await mcp(new Request('http://localhost/mcp', { method: 'POST', headers, body }));
+ */
+export function createMcpEndpoint(context: ContractContext, options: McpOptions = {}): (request: Request) => Promise<Response> {
+  const guard: OriginGuardOptions = { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins };
+  return async (request) => {
+    const refusal = refusedOrigin(request, guard);
+    if (refusal !== undefined) return jsonRpcErrorResponse(403, SERVER_ERROR, refusal);
+    if (request.method !== 'POST') {
+      return jsonRpcErrorResponse(405, SERVER_ERROR, 'Method Not Allowed. Use POST for MCP requests.', { allow: 'POST' });
+    }
+    // Accept/Content-Type refusals are the SDK's own (406/415); its transport answers them before
+    // touching the body or needing a server.
+    if (!acceptsMcp(request) || !isJsonContentType(request.headers.get('content-type'))) {
+      return newTransport(context.bodyLimit).handleRequest(request);
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(await readTextBody(request, context.bodyLimit));
+    } catch (error) {
+      if (error instanceof CellgateError) return jsonRpcErrorResponse(error.status, SERVER_ERROR, error.message);
+      return jsonRpcErrorResponse(400, PARSE_ERROR, 'Parse error: Invalid JSON');
+    }
+    const server = createMcpServer(context);
+    const transport = newTransport(context.bodyLimit);
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody: message });
+    } finally {
+      // JSON response mode: the answer is complete once handleRequest resolves.
+      void server.close();
+    }
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The two result shapes every tool returns (DECISIONS A19): a success carries a markdown summary,
+ * the REST answer as JSON text and the same data as `structuredContent`; an application error
+ * carries `isError: true` and a message naming the tool to call instead.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CellgateError } from '../../errors.ts';
+
+/**
+ * A successful tool result. `data` is exactly what the REST twin answers (serialised compactly,
+ * like the REST body); `structured` is that data as an object (arrays are wrapped, because MCP
+ * requires `structuredContent` to be an object).
+ */
+export function toolResult(summary: string, data: unknown, structured: Record<string, unknown>): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: JSON.stringify(data) },
+    ],
+    structuredContent: structured,
+  };
+}
+
+/** An application error as a tool result, so the agent reads the message and can recover. */
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: `Error: ${message}` }], isError: true };
+}
+
+/**
+ * Runs a tool body; a {@link CellgateError} (unknown key, bad filter value) becomes a
+ * {@link toolError}. Anything else is a bug and propagates to the SDK, which reports it as a
+ * tool error without a stack.
+ */
+export async function guarded(body: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof CellgateError) return toolError(describeError(error));
+    throw error;
+  }
+}
+
+/** The message of a wire error, with the offending fields of a VALIDATION_ERROR spelled out. */
+function describeError(error: CellgateError): string {
+  const fields = error.details?.['fields'];
+  if (!Array.isArray(fields) || fields.length === 0) return error.message;
+  const lines = fields.map((f: { path?: unknown; message?: unknown }) => `- ${String(f.path)}: ${String(f.message)}`);
+  return `${error.message}\n${lines.join('\n')}`;
+}

@@ -1,0 +1,68 @@
+/**
+ * How one MCP tool is declared: its name, an agent-facing description, the zod schemas of its
+ * arguments and of its `structuredContent` (the same schemas the REST API validates and documents
+ * with), and a `run` that calls the shared service and says how to summarise the answer.
+ */
+import type { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ContractContext } from '../context.ts';
+import { guarded, toolResult } from './result.ts';
+
+/** What a tool body produces: the REST data, its markdown summary and, for arrays, the wrapped object. */
+export interface ToolAnswer {
+  /** Short markdown for `content[0]`. */
+  summary: string;
+  /** Exactly the REST answer; serialised into `content[1]`. */
+  data: unknown;
+  /** `structuredContent`; defaults to `data` (which must then be an object). */
+  structured?: Record<string, unknown>;
+}
+
+/** One of the 19 tools. */
+export interface McpTool<I extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** When to use it, what comes back, what to call next. */
+  description: string;
+  /** Arguments; the SDK validates calls against it and lists its JSON Schema. */
+  input: I;
+  /**
+   * Shape of `structuredContent`, checked on every success. An object schema, or a union of
+   * object schemas (the JSON Schema listed for it then gets `type: "object"` at its root).
+   */
+  output: z.ZodType;
+  /** Computes the answer; a thrown CellgateError becomes an `isError` result. */
+  run(context: ContractContext, args: z.output<I>): ToolAnswer | Promise<ToolAnswer>;
+}
+
+/** Declares a tool with its argument type inferred from `input`. */
+export function defineTool<I extends z.ZodObject>(tool: McpTool<I>): McpTool {
+  return tool as unknown as McpTool;
+}
+
+/**
+ * Runs a tool for one call and shapes the result (A19). The structured content is checked against
+ * the declared output schema here rather than by `McpServer`, which only handles plain object
+ * schemas; a mismatch is a bug and surfaces as an error, never as silently wrong data.
+ */
+export function callTool(tool: McpTool, context: ContractContext, args: Record<string, unknown>): Promise<CallToolResult> {
+  return guarded(async () => {
+    const answer = await tool.run(context, args);
+    const structured = answer.structured ?? (answer.data as Record<string, unknown>);
+    const checked = tool.output.safeParse(structured);
+    if (!checked.success) throw new Error(`Output of ${tool.name} does not match its output schema: ${checked.error.message}`);
+    return toolResult(answer.summary, answer.data, structured);
+  });
+}
+
+/** Wraps an array answer for `structuredContent`, which must be an object: `{ [member]: items }`. */
+export function wrapped<T>(member: string, items: T[]): Record<string, unknown> {
+  return { [member]: items };
+}
+
+/** Markdown bullet list, at most `limit` lines with a "… and N more" tail. */
+export function bullets(lines: string[], limit = 40): string {
+  const shown = lines.slice(0, limit).map((line) => `- ${line}`);
+  if (lines.length > limit) shown.push(`- … and ${lines.length - limit} more (see the JSON block)`);
+  return shown.join('\n');
+}

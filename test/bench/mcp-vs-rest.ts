@@ -1,0 +1,111 @@
+/**
+ * Benchmark: `tools/call validate_manifest` over MCP against its REST twin
+ * `POST /api/validate/manifest`, same CRM manifest, same server, same run. The load generator
+ * (autocannon) runs in a second process so it does not share the server's event loop.
+ *
+ * Also measures the per-request construction the stateless endpoint does (McpServer + 19 tools +
+ * 5 resources + transport), against what the SDK's defaults would cost (an Ajv instance per
+ * server, `tools/list` converting every zod schema on each call).
+ *
+ * Run: `npx tsx test/bench/mcp-vs-rest.ts` (DURATION=seconds per round, default 8).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createContractHandler } from '../../src/index.ts';
+import { toNodeHandler } from '../../adapters/node/index.ts';
+import { createMcpServer, mcpTools } from '../../src/contract/mcp/index.ts';
+import { getExample } from '../../src/contract/services.ts';
+
+const run = promisify(execFile);
+const duration = Number(process.env['DURATION'] ?? 8);
+const autocannon = join(import.meta.dirname, '../../node_modules/.bin/autocannon');
+
+function perCall(label: string, n: number, body: () => unknown): Promise<number> {
+  return (async () => {
+    for (let i = 0; i < Math.min(200, n); i++) await body();
+    const start = performance.now();
+    for (let i = 0; i < n; i++) await body();
+    const micros = ((performance.now() - start) / n) * 1000;
+    console.log(`${label.padEnd(58)} ${micros.toFixed(1).padStart(8)} µs`);
+    return micros;
+  })();
+}
+
+async function constructionCosts(): Promise<void> {
+  const handler = createContractHandler();
+  const context = handler.context;
+  console.log('\nPer-request construction (in process):');
+  await perCall('createMcpServer (precomputed list, shared Ajv)', 2000, () => createMcpServer(context));
+  await perCall('createMcpServer + transport + connect + close', 2000, async () => {
+    const server = createMcpServer(context);
+    await server.connect(new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
+    await server.close();
+  });
+  await perCall('SDK defaults: McpServer + 19 registerTool (own Ajv each)', 500, () => {
+    const server = new McpServer({ name: 'naive', version: '0' }, { capabilities: { tools: {}, resources: {} } });
+    for (const tool of mcpTools) server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, () => ({ content: [] }));
+    return server;
+  });
+  await perCall('SDK defaults: tools/list converting 38 zod schemas per call', 100, () =>
+    mcpTools.map((tool) => [z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }), z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' })]),
+  );
+}
+
+interface Result {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+
+async function load(url: string, bodyFile: string, extraHeaders: string[]): Promise<Result> {
+  const args = ['-c', '16', '-d', String(duration), '-m', 'POST', '-H', 'content-type=application/json', ...extraHeaders, '-i', bodyFile, '-j', url];
+  const { stdout } = await run(autocannon, args, { maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(stdout) as Result;
+}
+
+async function main(): Promise<void> {
+  await constructionCosts();
+
+  const server = createServer(toNodeHandler(createContractHandler()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const manifest = await getExample('crm-manifest');
+  const dir = mkdtempSync(join(tmpdir(), 'cellgate-bench-mcp-'));
+  const restBody = join(dir, 'rest.json');
+  const mcpBody = join(dir, 'mcp.json');
+  writeFileSync(restBody, JSON.stringify({ manifest }));
+  writeFileSync(
+    mcpBody,
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest } } }),
+  );
+  const mcpHeaders = ['-H', 'accept=application/json, text/event-stream'];
+
+  console.log(`\nHTTP, 16 connections, ${duration}s per round, CRM manifest (${JSON.stringify(manifest).length} bytes):`);
+  await load(`${base}/api/validate/manifest`, restBody, []); // warm-up
+  const rounds: Array<{ rest: Result; mcp: Result }> = [];
+  for (let round = 0; round < 2; round++) {
+    const rest = await load(`${base}/api/validate/manifest`, restBody, []);
+    const mcp = await load(`${base}/mcp`, mcpBody, mcpHeaders);
+    rounds.push({ rest, mcp });
+    for (const [name, r] of [['REST POST /api/validate/manifest', rest], ['MCP tools/call validate_manifest', mcp]] as const) {
+      console.log(
+        `  round ${round + 1} ${name.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`,
+      );
+    }
+  }
+  const sum = (pick: (r: { rest: Result; mcp: Result }) => Result) => rounds.reduce((total, r) => total + pick(r).requests.average, 0);
+  console.log(`\nratio MCP / REST requests per second: ${(sum((r) => r.mcp) / sum((r) => r.rest)).toFixed(2)}`);
+  server.closeAllConnections();
+  server.close();
+}
+
+await main();
