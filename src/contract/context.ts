@@ -4,7 +4,7 @@
  * folder. Built once per handler (or per MCP stdio server) and shared by REST and MCP, so both
  * see the same custom primitives.
  */
-import { createPrimitiveRegistry, type PrimitiveContract, type PrimitiveRegistry } from './catalog/index.ts';
+import { createPrimitiveRegistry, type PrimitiveContractInput, type PrimitiveRegistry } from './catalog/index.ts';
 import { ConfigurationError } from '../errors.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 
@@ -15,7 +15,7 @@ export interface ContractContextOptions {
    * `source: "custom"`. A key that shadows a core key is a configuration error.
    * @default []
    */
-  primitives?: PrimitiveContract[];
+  primitives?: readonly PrimitiveContractInput[];
   /**
    * Project folder ("local mode"): custom primitives are also loaded from its `primitives.yaml`,
    * and `scaffold_primitive` writes its files inside it (never outside). Without it, scaffolding
@@ -44,6 +44,12 @@ export interface ContractContext {
   readonly bodyLimit: number;
   /** Project folder for local mode, or `undefined`. */
   readonly projectDir: string | undefined;
+  /**
+   * Resolves once the project folder's custom primitives are loaded (at once without a project
+   * folder); rejects with a ConfigurationError for a bad `primitives.yaml`. Hosts may await it at
+   * start-up to fail fast; the handler awaits it before answering.
+   */
+  readonly ready: Promise<void>;
 }
 
 /**
@@ -62,6 +68,10 @@ export function createContractContext(options: ContractContextOptions = {}, path
     throw new ConfigurationError(`${path}.primitives`, 'must be an array of primitive contracts');
   }
   // The registry raises its own ConfigurationError (e.g. a custom key shadowing a core key).
-  const registry = createPrimitiveRegistry({ custom: primitives, ...(projectDir === undefined ? {} : { projectDir }) });
-  return Object.freeze({ registry, bodyLimit, projectDir });
+  const registry = createPrimitiveRegistry({
+    custom: primitives,
+    optionsPath: `${path}.primitives`,
+    ...(projectDir === undefined ? {} : { projectDir }),
+  });
+  return Object.freeze({ registry, bodyLimit, projectDir, ready: registry.ready });
 }

@@ -149,11 +149,7 @@ export interface ListPrimitivesParams {
 
 /** `GET /api/primitives[?category&source]`, MCP `list_primitives`. */
 export function listPrimitives(context: ContractContext, params: ListPrimitivesParams = {}) {
-  const category = filterValue(params.category);
-  const source = filterValue(params.source);
-  return context.registry.list({ ...(category ? { category } : {}), ...(source ? { source } : {}) } as Parameters<
-    ContractContext['registry']['list']
-  >[0]);
+  return context.registry.list({ category: filterValue(params.category), source: filterValue(params.source) });
 }
 
 /** `GET /api/primitives/{key}`, MCP `get_primitive_contract`. 404 for an unknown key. */

@@ -1,0 +1,55 @@
+/**
+ * The Swagger UI files the docs page needs, served by the handler itself so the page works with
+ * no internet. They are read once, on the first request for each, and kept in memory. The default
+ * loader reaches `node:fs` through a dynamic import, so the root entry stays runtime-neutral.
+ */
+import type { DocsAssetLoader } from '../http/options.ts';
+
+/** The files the page loads, with their content types. Anything else under the assets path is 404. */
+export const DOCS_ASSETS: Readonly<Record<string, string>> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+/** Reads a file of the installed `swagger-ui-dist` package (Node, Bun, Deno with npm support). */
+export const readSwaggerUiFile: DocsAssetLoader = async (file) => {
+  const { readFile } = await import('node:fs/promises');
+  let location: URL;
+  if (typeof import.meta.resolve === 'function') {
+    location = new URL(import.meta.resolve(`swagger-ui-dist/${file}`));
+  } else {
+    // Some module runners (test transformers) do not provide import.meta.resolve.
+    const { createRequire } = await import('node:module');
+    const { pathToFileURL } = await import('node:url');
+    location = pathToFileURL(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`));
+  }
+  return new Uint8Array(await readFile(location));
+};
+
+/** One asset ready to send. */
+export interface DocsAsset {
+  body: Uint8Array | string;
+  contentType: string;
+}
+
+/**
+ * Memoising asset store over a loader: each file is loaded at most once (concurrent first
+ * requests share the same promise); unknown names resolve `undefined`.
+ */
+export function createAssetStore(loader: DocsAssetLoader): (file: string) => Promise<DocsAsset | undefined> {
+  const loaded = new Map<string, Promise<DocsAsset | undefined>>();
+  return (file) => {
+    const contentType = DOCS_ASSETS[file];
+    if (contentType === undefined) return Promise.resolve(undefined);
+    let pending = loaded.get(file);
+    if (!pending) {
+      pending = loader(file).then((body) => (body === undefined ? undefined : { body, contentType }));
+      // A failed read (missing package) may succeed later; do not keep the rejection.
+      pending.catch(() => loaded.delete(file));
+      loaded.set(file, pending);
+    }
+    return pending;
+  };
+}

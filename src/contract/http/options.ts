@@ -1,0 +1,114 @@
+/**
+ * Options of `createContractHandler`, and their validation at construction time: every mistake is
+ * a {@link ConfigurationError} naming the option, raised before the first request.
+ */
+import { ConfigurationError } from '../../errors.ts';
+import type { ContractContextOptions } from '../context.ts';
+import type { McpOptions } from '../mcp/index.ts';
+import type { CorsOptions } from './cors.ts';
+
+/** Loads one file of the docs page (`swagger-ui.css`, `swagger-ui-bundle.js`, …); `undefined` if absent. */
+export type DocsAssetLoader = (file: string) => Promise<Uint8Array | string | undefined>;
+
+/** Settings of the interactive docs page (`GET /api/docs`). */
+export interface DocsOptions {
+  /** Serve the page and its assets. `/api/openapi.json` is served either way. @default true */
+  enabled?: boolean;
+  /** Title of the page and of the OpenAPI document. @default 'cellgate contract API' */
+  title?: string;
+  /**
+   * Where the Swagger UI files come from. The default reads them from the installed
+   * `swagger-ui-dist` package with `node:fs` (loaded lazily, on the first docs request); supply
+   * a loader on runtimes without a file system.
+   */
+  assets?: DocsAssetLoader;
+}
+
+/**
+ * Options of {@link createContractHandler}. All optional.
+ *
+ * @example
+ * createContractHandler({ basePath: '/contract', cors: true, bodyLimit: 256 * 1024, mcp: { path: '/mcp' } });
+ */
+export interface ContractHandlerOptions extends ContractContextOptions {
+  /**
+   * Path prefix every route lives under (`/contract` → `/contract/api/primitives`). The handler
+   * sees the full request URL and does the stripping itself.
+   * @default ''
+   */
+  basePath?: string;
+  /** CORS headers and preflight answers. @default false */
+  cors?: boolean | CorsOptions;
+  /** The MCP endpoint; `false` turns it off. @default { path: '/mcp' } */
+  mcp?: boolean | McpOptions;
+  /** The docs page; `false` turns the page off. @default true */
+  docs?: boolean | DocsOptions;
+  /**
+   * Called with every unexpected failure (the client sees a 500 `INTERNAL_ERROR` with a
+   * correlation id and nothing else), e.g. to log it.
+   * @default undefined
+   */
+  onError?: (error: unknown, request?: Request) => void;
+}
+
+/** Options after validation, with defaults applied. */
+export interface ResolvedHandlerOptions {
+  basePath: string;
+  mcp: (McpOptions & { path: string }) | undefined;
+  docs: { enabled: boolean; title: string; assets: DocsAssetLoader | undefined };
+  onError: ((error: unknown, request?: Request) => void) | undefined;
+}
+
+/** Characters allowed in a path segment we put into a route pattern (no `:`, `*`, `+`, `?`, …). */
+const SEGMENTS = /^(\/[A-Za-z0-9._~-]+)*$/;
+
+function routePrefix(value: unknown, path: string, allowEmpty: boolean): string {
+  if (typeof value !== 'string') throw new ConfigurationError(path, 'must be a string path');
+  const trimmed = value.replace(/\/+$/, '');
+  if (!allowEmpty && trimmed === '') throw new ConfigurationError(path, 'must not be empty');
+  if (trimmed !== '' && !trimmed.startsWith('/')) throw new ConfigurationError(path, `must start with "/", got "${value}"`);
+  if (!SEGMENTS.test(trimmed)) {
+    throw new ConfigurationError(path, `may only contain path segments of letters, digits and . _ ~ -, got "${value}"`);
+  }
+  return trimmed;
+}
+
+/** Checks the handler-level options and applies their defaults. */
+export function resolveHandlerOptions(options: ContractHandlerOptions): ResolvedHandlerOptions {
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError('options', 'must be an object');
+  const basePath = routePrefix(options.basePath ?? '', 'options.basePath', true);
+
+  let mcp: ResolvedHandlerOptions['mcp'];
+  const mcpOption = options.mcp ?? true;
+  if (mcpOption === true) mcp = { path: '/mcp' };
+  else if (mcpOption === false) mcp = undefined;
+  else if (typeof mcpOption === 'object' && mcpOption !== null) {
+    mcp = { ...mcpOption, path: routePrefix(mcpOption.path ?? '/mcp', 'options.mcp.path', false) };
+    for (const key of ['allowedHosts', 'allowedOrigins'] as const) {
+      const list = mcpOption[key];
+      if (list !== undefined && list !== '*' && !(Array.isArray(list) && list.every((item) => typeof item === 'string'))) {
+        throw new ConfigurationError(`options.mcp.${key}`, "must be a list of strings or '*'");
+      }
+    }
+  } else throw new ConfigurationError('options.mcp', 'must be true, false or an object of MCP settings');
+
+  const docsOption = options.docs ?? true;
+  if (typeof docsOption !== 'boolean' && (typeof docsOption !== 'object' || docsOption === null)) {
+    throw new ConfigurationError('options.docs', 'must be true, false or an object of docs settings');
+  }
+  const docsSettings: DocsOptions = typeof docsOption === 'boolean' ? { enabled: docsOption } : docsOption;
+  const title = docsSettings.title ?? 'cellgate contract API';
+  if (typeof title !== 'string' || title.trim() === '') throw new ConfigurationError('options.docs.title', 'must be a non-empty string');
+  if (docsSettings.assets !== undefined && typeof docsSettings.assets !== 'function') {
+    throw new ConfigurationError('options.docs.assets', 'must be a function (file name) => contents');
+  }
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new ConfigurationError('options.onError', 'must be a function');
+  }
+  return {
+    basePath,
+    mcp,
+    docs: { enabled: docsSettings.enabled ?? true, title, assets: docsSettings.assets },
+    onError: options.onError,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Turns the route table into an itty-router: each path gets its methods, `HEAD` for its `GET`,
+ * `OPTIONS` (preflight or a plain `Allow` answer), and a catch-all that answers 405 with `Allow`
+ * for any other method. Paths no route knows fall through (`undefined`).
+ */
+import { IttyRouter, type IRequest } from 'itty-router';
+import { CellgateError } from '../../errors.ts';
+import { readJsonBody } from '../../http/body.ts';
+import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
+import type { ContractContext } from '../context.ts';
+import type { CorsPolicy } from './cors.ts';
+import type { RouteDefinition, RouteInput } from './route.ts';
+
+/** Extra path owned by the handler but served by a plain Fetch function (the MCP endpoint). */
+export interface MountedEndpoint {
+  path: string;
+  /** Methods announced in `Allow` and CORS preflights. */
+  methods: string;
+  serve(request: Request): Promise<Response>;
+}
+
+/** What the router needs besides the routes. */
+export interface RouterSettings {
+  basePath: string;
+  context: ContractContext;
+  cors: CorsPolicy | undefined;
+  mounts: MountedEndpoint[];
+}
+
+/** The router's entry: a response for the handler's own paths, `undefined` for any other. */
+export type RouteMatcher = (request: Request) => Promise<Response | undefined>;
+
+const EMPTY_QUERY = new URLSearchParams();
+
+function queryOf(url: string): URLSearchParams {
+  const mark = url.indexOf('?');
+  return mark === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(mark + 1));
+}
+
+function decodeParams(raw: Record<string, string> | undefined): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw ?? {})) {
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      throw new CellgateError('BAD_REQUEST', `Path parameter "${name}" is not valid percent-encoding.`);
+    }
+  }
+  return params;
+}
+
+/** Runs one route: cached body if any, else body reading, the service call and serialisation. */
+function runner(route: RouteDefinition, context: ContractContext) {
+  const cache = route.cacheKey ? new Map<string, string>() : undefined;
+  const contentType = route.contentType ?? JSON_CONTENT_TYPE;
+  const answer = (text: string) => new Response(text, { status: 200, headers: { 'content-type': contentType } });
+  return async (request: IRequest): Promise<Response> => {
+    const input: RouteInput = {
+      request: request as unknown as Request,
+      params: decodeParams(request.params),
+      query: queryOf(request.url),
+      body: undefined,
+      context,
+    };
+    const key = cache && route.cacheKey!(input);
+    if (key !== undefined) {
+      const hit = cache!.get(key);
+      if (hit !== undefined) return answer(hit);
+    }
+    if (route.body) input.body = await readJsonBody(input.request, { limit: context.bodyLimit });
+    const result = await route.handle(input);
+    if (result instanceof Response) return result;
+    const text = JSON.stringify(result);
+    if (key !== undefined) cache!.set(key, text);
+    return answer(text);
+  };
+}
+
+/** Builds the matcher for `routes` (grouped by path, in table order). */
+export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSettings): RouteMatcher {
+  const { cors, context } = settings;
+  const router = IttyRouter({ base: settings.basePath });
+  const byPath = new Map<string, RouteDefinition[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+
+  const options = (methods: string) => (request: IRequest) =>
+    new Response(null, {
+      status: 204,
+      headers: { allow: methods, ...(cors ? cors.preflight(request as unknown as Request, methods) : {}) },
+    });
+  const notAllowed = (methods: string) => (request: IRequest) => {
+    throw new CellgateError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${methods}.`, {
+      headers: { allow: methods },
+    });
+  };
+
+  for (const [path, group] of byPath) {
+    const methods = group.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]));
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    for (const route of group) {
+      const run = runner(route, context);
+      router[route.method === 'GET' ? 'get' : 'post'](path, run);
+      if (route.method === 'GET') {
+        router.head(path, async (request: IRequest) => {
+          const response = await run(request);
+          return new Response(null, { status: response.status, headers: response.headers });
+        });
+      }
+    }
+    router.options(path, options(allow));
+    router.all(path, notAllowed(allow));
+  }
+  for (const mount of settings.mounts) {
+    router.options(mount.path, options(`${mount.methods}, OPTIONS`));
+    router.all(mount.path, (request: IRequest) => mount.serve(request as unknown as Request));
+  }
+
+  return (request) => router.fetch(request) as Promise<Response | undefined>;
+}
