@@ -55,8 +55,13 @@ interface Slot {
 /** Entries kept before a sweep of idle keys, so memory stays bounded by active callers. */
 const SWEEP_AT = 10_000;
 
+/** The in-process store; it decides synchronously. */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  consume(key: string, policy: RateLimitPolicy, now: number): RateLimitDecision;
+}
+
 /** An in-process {@link RateLimitStore} (one per process; not shared between processes). */
-export function memoryRateLimitStore(): RateLimitStore {
+export function memoryRateLimitStore(): MemoryRateLimitStore {
   const slots = new Map<string, Slot>();
   const sweep = (now: number, windowMs: number) => {
     for (const [key, slot] of slots) if (now - slot.at >= windowMs) slots.delete(key);
