@@ -24,6 +24,9 @@ import {
   taskModel,
 } from './storage-conformance-fixtures.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
+import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
+
+export type { RawAuditRows } from './storage-conformance-service.ts';
 
 /** Options of {@link runStorageConformance}. */
 export interface StorageConformanceOptions {
@@ -37,6 +40,11 @@ export interface StorageConformanceOptions {
   teardown?(driver: StorageDriver): Promise<void>;
   /** When set, every case is skipped and this reason is shown. */
   skip?: string;
+  /**
+   * Reads a tenant's audit rows straight from the store, so the redaction case can prove no
+   * sensitive value was persisted (not just hidden by the seam). Optional.
+   */
+  rawAuditRows?: RawAuditRows;
 }
 
 /** Registers the conformance cases for one driver. */
@@ -61,6 +69,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     versionAndIdempotencyCases(current);
     listConformanceCases(current);
     migrationCases(current);
+    serviceConformanceCases(current, options.rawAuditRows);
   });
 }
 

@@ -20,7 +20,20 @@ afterAll(async () => {
   if (server.ok) await server.db.stop();
 });
 
-runStorageConformance({ name: 'postgres', skip, create: () => postgresStorage({ connectionString: url }) });
+runStorageConformance({
+  name: 'postgres',
+  skip,
+  create: () => postgresStorage({ connectionString: url }),
+  rawAuditRows: async (_driver, tenantId) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query('SELECT * FROM cellgate_audit_log WHERE tenant_id = $1', [tenantId])).rows;
+    } finally {
+      await client.end();
+    }
+  },
+});
 
 describe.skipIf(Boolean(skip))(`postgres driver${skip ? ` (skipped: ${skip})` : ''}`, () => {
   const withPool = async <T>(fn: (pool: pg.Pool) => Promise<T>) => {

@@ -20,6 +20,14 @@ runStorageConformance({
   name: 'sqlite',
   skip: driverSkip('sqlite'),
   create: () => sqliteStorage({ filename: join(dir, 'conformance', 'cellgate.db') }),
+  rawAuditRows: async (_driver, tenantId) => {
+    const raw = new Database(join(dir, 'conformance', 'cellgate.db'), { readonly: true });
+    try {
+      return raw.prepare('SELECT * FROM cellgate_audit_log WHERE tenant_id = ?').all(tenantId);
+    } finally {
+      raw.close();
+    }
+  },
   teardown: async (driver) => {
     await driver.close();
     rmSync(dir, { recursive: true, force: true });
