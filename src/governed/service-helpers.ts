@@ -8,9 +8,13 @@ import type { ConcurrencyOptions, GovernedContext, HistoryParams } from './types
 /** Default and maximum page size of history reads. */
 export const HISTORY_LIMIT = { default: 20, max: 100 } as const;
 
-/** Ids are UUIDs (SEED.md); anything else names no record, so it is 404 without touching storage. */
-export function isAbsentId(id: string): boolean {
-  return typeof id !== 'string' || !isUuid(id);
+/**
+ * A record or audit id as stored (lower-case UUID). Ids are UUIDs (SEED.md); anything else names
+ * no record, so it is 404 without touching storage.
+ */
+export function storedId(id: string, what = 'Record'): string {
+  if (typeof id !== 'string' || !isUuid(id)) throw new CellgateError('NOT_FOUND', `${what} not found`);
+  return id.toLowerCase();
 }
 
 /** The record scope of a request: tenant from the actor, workspace and cell from the path by entity scope. */
@@ -20,10 +24,10 @@ export function recordScope(scope: EntityDefinitionDocument['scope'], context: G
   const workspaceId = context.scope?.workspaceId;
   // A workspace or cell id that is not a UUID names nothing in this tenant: 404, like another tenant's.
   if (workspaceId === undefined || !isUuid(workspaceId)) throw new CellgateError('NOT_FOUND', 'Workspace not found');
-  if (scope === 'workspace-shared') return { tenantId, workspaceId, cellId: null };
+  if (scope === 'workspace-shared') return { tenantId, workspaceId: workspaceId.toLowerCase(), cellId: null };
   const cellId = context.scope?.cellId;
   if (cellId === undefined || !isUuid(cellId)) throw new CellgateError('NOT_FOUND', 'Cell not found');
-  return { tenantId, workspaceId, cellId };
+  return { tenantId, workspaceId: workspaceId.toLowerCase(), cellId: cellId.toLowerCase() };
 }
 
 /** An optional positive integer member of a body; 400 naming it when present and wrong. */

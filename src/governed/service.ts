@@ -8,12 +8,12 @@ import { CellgateError, validationError } from '../errors.ts';
 import type { AuditEventType, StorageSession, StoredRecord } from '../storage/types.ts';
 import { authorize, type AccessPolicy } from './access.ts';
 import { buildAuditRecord, snapshotOf, TenantHasher, type AuditPolicy } from './audit/index.ts';
-import { EntityCodec, SERVER_ASSIGNED } from './codec.ts';
+import { EntityCodec, isUuid, SERVER_ASSIGNED } from './codec.ts';
 import { checkIdempotencyKey, replay, requestHash } from './idempotency.ts';
 import { buildListQuery } from './list-query.ts';
 import { defaultMetricsRegistry, governedMetrics } from './metrics.ts';
 import { applyPatch, jsonEqual, parsePatch } from './patch.ts';
-import { checkVersion, expectedVersionOf, isAbsentId, optionalInteger, readHistoryParams, recordScope } from './service-helpers.ts';
+import { checkVersion, expectedVersionOf, optionalInteger, readHistoryParams, recordScope, storedId } from './service-helpers.ts';
 import type { GovernedService, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
 import type { GovernedContext, RecordView } from './types.ts';
 
@@ -97,8 +97,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
 
   /** Reads a live record in the transaction, 404 when absent, in another scope, or deleted. */
   async function live(session: StorageSession, context: GovernedContext, id: string): Promise<StoredRecord> {
-    if (isAbsentId(id)) throw notFound();
-    const current = await session.get(model, recordScope(entity.scope, context), id);
+    const current = await session.get(model, recordScope(entity.scope, context), storedId(id));
     if (current === null || current.deletedAt !== null) throw notFound();
     return current;
   }
@@ -153,8 +152,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
     async get(context, id, getOptions = {}) {
       const scope = recordScope(entity.scope, context);
       authorize(context.actor, policy, scope.workspaceId, getOptions.includeDeleted === true ? 'includeDeleted' : 'read');
-      if (isAbsentId(id)) throw notFound();
-      const record = await storage.get(model, scope, id);
+      const record = await storage.get(model, scope, storedId(id));
       if (record === null || (record.deletedAt !== null && getOptions.includeDeleted !== true)) throw notFound();
       return codec.view(record);
     },
@@ -224,13 +222,12 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       const unknown = Object.keys(body).filter((name) => !['targetVersion', 'expectedVersion', 'reason', 'mode'].includes(name));
       if (unknown.length > 0) throw validationError('Unknown rollback members', unknown.map((path) => ({ path, message: 'Unknown field' })));
       const outcome = await storage.transaction(async (session) => {
-        if (isAbsentId(id)) throw notFound();
-        const current = await session.get(model, scope, id);
+        const current = await session.get(model, scope, storedId(id));
         if (current === null) throw notFound();
         checkVersion(current, concurrency, expectedVersion, conflict.bind(null, context));
         const invalid = (message: string): CellgateError => new CellgateError('INVALID_TARGET_VERSION', message, { details: { targetVersion, currentVersion: current.version } });
         if (targetVersion < 1 || targetVersion >= current.version) throw invalid('targetVersion must be an earlier version of this record');
-        const target = await session.getVersionState(model, scope, id, targetVersion);
+        const target = await session.getVersionState(model, scope, current.id, targetVersion);
         if (target === null) throw invalid('No stored state for targetVersion');
         if (target.deletedAt !== null) throw invalid('targetVersion is a deleted state; choose a version before the delete');
         const restoring = current.deletedAt !== null;
@@ -246,12 +243,13 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       const scope = recordScope(entity.scope, context);
       authorize(context.actor, policy, scope.workspaceId, 'history');
       const { limit, cursor } = readHistoryParams(params);
+      if (params.resourceId !== undefined && !isUuid(params.resourceId)) throw validationError('Invalid resourceId', [{ path: 'resourceId', message: 'Expected a UUID' }]);
       const page = await storage.listAudit({
         tenantId: scope.tenantId,
         ...(scope.workspaceId === null ? {} : { workspaceId: scope.workspaceId }),
         ...(scope.cellId === null ? {} : { cellId: scope.cellId }),
         resourceType,
-        ...(params.resourceId === undefined ? {} : { resourceId: params.resourceId }),
+        ...(params.resourceId === undefined ? {} : { resourceId: params.resourceId.toLowerCase() }),
         limit,
         ...(cursor === undefined ? {} : { cursor }),
       });
@@ -262,11 +260,12 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       const scope = recordScope(entity.scope, context);
       authorize(context.actor, policy, scope.workspaceId, 'history');
       const { limit, cursor } = readHistoryParams(params);
-      if (isAbsentId(id) || (await storage.get(model, scope, id)) === null) throw notFound();
-      const page = await storage.listAudit({ tenantId: scope.tenantId, resourceType, resourceId: id, limit, ...(cursor === undefined ? {} : { cursor }) });
+      const recordKey = storedId(id);
+      if ((await storage.get(model, scope, recordKey)) === null) throw notFound();
+      const page = await storage.listAudit({ tenantId: scope.tenantId, resourceType, resourceId: recordKey, limit, ...(cursor === undefined ? {} : { cursor }) });
       const data = await Promise.all(
         page.records.map(async (audit) => {
-          const state = tier === 'tier-3' ? null : await storage.getVersionState(model, scope, id, audit.resourceVersion);
+          const state = tier === 'tier-3' ? null : await storage.getVersionState(model, scope, recordKey, audit.resourceVersion);
           return { version: audit.resourceVersion, eventType: audit.eventType, occurredAt: audit.occurredAt, actorId: audit.actorId, snapshot: state === null ? null : (await snapshotOf(auditPolicy, state)).snapshot };
         }),
       );
@@ -276,7 +275,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
     async getAudit(context, auditId) {
       const scope = recordScope(entity.scope, context);
       authorize(context.actor, policy, scope.workspaceId, 'history');
-      const record = isAbsentId(auditId) ? null : await storage.getAudit(scope.tenantId, auditId);
+      const record = await storage.getAudit(scope.tenantId, storedId(auditId, 'Audit record'));
       if (record === null || record.resourceType !== resourceType || record.workspaceId !== scope.workspaceId || (scope.cellId !== null && record.cellId !== scope.cellId)) throw notFound();
       return record;
     },

@@ -48,6 +48,8 @@ describe('governed service: create and get', () => {
     expect((await rejects(service.get(cellCtx(admin, OTHER_CELL), created.data.id))).code).toBe('NOT_FOUND');
     expect((await rejects(service.get({ actor: wide, scope: { workspaceId: OTHER_WS, cellId: created.data.cellId! } }, created.data.id))).code).toBe('NOT_FOUND');
     expect((await rejects(service.get(cellCtx(), 'not-a-uuid'))).code).toBe('NOT_FOUND');
+    // UUIDs are matched case-insensitively (ids are stored lower-case).
+    expect((await service.get({ actor: admin, scope: { workspaceId: WS.toUpperCase(), cellId: created.data.cellId!.toUpperCase() } }, created.data.id.toUpperCase())).data.id).toBe(created.data.id);
     expect((await rejects(service.get(cellCtx(actor({ tenantId: '22222222-2222-4222-8222-222222222222' })), created.data.id))).code).toBe('NOT_FOUND');
   });
 });
