@@ -31,13 +31,14 @@ export function deriveExample(contract: PrimitiveContract): PrimitiveExample {
 
 /**
  * Validates a contract and builds its registry record. `label` names where the contract came
- * from (`options.custom.0`, `primitives/x/x.contract.yaml`) for the error message.
+ * from (`options.custom.0`, or a file `primitives/x/x.contract.yaml` with `separator` `:`) for
+ * the error message.
  */
-export function loadCustomPrimitive(document: unknown, label: string): CustomPrimitive {
+export function loadCustomPrimitive(document: unknown, label: string, separator = '.'): CustomPrimitive {
   const parsed = PrimitiveContractSchema.safeParse(document, parseOptions);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigurationError(issuePath(label, issue.path), issue.message);
+    throw new ConfigurationError(issuePath(label, issue.path, separator), issue.message);
   }
   const contract = parsed.data;
   const props = compileObject(contract.props.properties, contract.props.required);
@@ -46,7 +47,7 @@ export function loadCustomPrimitive(document: unknown, label: string): CustomPri
     const result = props.safeParse(example.props, parseOptions);
     if (!result.success) {
       const issue = result.error.issues[0]!;
-      throw new ConfigurationError(issuePath(`${label}.examples.${index}.props`, issue.path), issue.message);
+      throw new ConfigurationError(issuePath(label, ['examples', index, 'props', ...issue.path], separator), issue.message);
     }
   }
   const entry: CustomPrimitiveEntry = {

@@ -20,11 +20,11 @@ export const ProjectPrimitiveSchema = z.strictObject({
 export const ProjectConfigSchema = z.strictObject({
   apiVersion: z.literal('platform/v1alpha1'),
   kind: z.literal('PrimitiveConfig'),
-  primitives: z.array(ProjectPrimitiveSchema).default([]),
+  primitives: z.array(ProjectPrimitiveSchema).nullish().describe('An empty `primitives:` reads as no primitives.'),
 });
 
-/** A parsed `primitives.yaml`. */
-export type ProjectConfig = z.infer<typeof ProjectConfigSchema>;
+/** A parsed `primitives.yaml`, with `primitives` always a list. */
+export type ProjectConfig = Omit<z.infer<typeof ProjectConfigSchema>, 'primitives'> & { primitives: ProjectPrimitive[] };
 /** One entry of `primitives.yaml`. */
 export type ProjectPrimitive = z.infer<typeof ProjectPrimitiveSchema>;
 

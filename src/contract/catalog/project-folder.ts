@@ -78,11 +78,11 @@ export async function openProjectFolder(projectDir: string): Promise<ProjectFold
   const parsed = ProjectConfigSchema.safeParse(raw ?? {}, parseOptions);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigurationError(`${PROJECT_CONFIG_FILE}:${issuePath('root', issue.path)}`, issue.message);
+    throw new ConfigurationError(issuePath(PROJECT_CONFIG_FILE, issue.path, ':'), issue.message);
   }
 
   const contracts: ProjectContractSource[] = [];
-  for (const [index, entry] of parsed.data.primitives.entries()) {
+  for (const [index, entry] of (parsed.data.primitives ?? []).entries()) {
     const label = `${PROJECT_CONFIG_FILE}:primitives.${index}.contract`;
     const file = path.resolve(root, entry.contract);
     if (!isInside(path, root, file)) throw new ConfigurationError(label, `"${entry.contract}" points outside the project folder`);
@@ -95,7 +95,7 @@ export async function openProjectFolder(projectDir: string): Promise<ProjectFold
     if (!isInside(path, root, real)) throw new ConfigurationError(label, `"${entry.contract}" resolves outside the project folder`);
     contracts.push({ file: entry.contract, key: entry.key, version: entry.version, document: await readYaml(fs, real, entry.contract) });
   }
-  return { root, config: parsed.data, contracts };
+  return { root, config: { ...parsed.data, primitives: parsed.data.primitives ?? [] }, contracts };
 }
 
 /** A file of a scaffold: `create` refuses to overwrite, `replace` updates the registry file. */

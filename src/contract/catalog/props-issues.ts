@@ -7,9 +7,13 @@ import type { ValidationIssue } from '../schema/results.ts';
 
 export { parseOptions } from '../schema/messages.ts';
 
-/** Dot path below `prefix` (`props.columns.0.field`), or `prefix` itself for the whole value. */
-export function issuePath(prefix: string, path: readonly PropertyKey[]): string {
-  return path.length === 0 ? prefix : `${prefix}.${path.map(String).join('.')}`;
+/**
+ * Dot path below `prefix` (`props.columns.0.field`), or `prefix` itself for the whole value.
+ * `separator` joins prefix and path: `.` below an option path, `:` after a file name
+ * (`primitives.yaml:primitives.0.key`).
+ */
+export function issuePath(prefix: string, path: readonly PropertyKey[], separator = '.'): string {
+  return path.length === 0 ? prefix : `${prefix}${separator}${path.map(String).join('.')}`;
 }
 
 /** Every issue of a failed parse (made with `parseOptions`) as `{ field, message }`, rooted at `prefix`. */

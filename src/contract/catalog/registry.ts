@@ -118,12 +118,12 @@ function checkValue(name: 'category' | 'source', value: string | undefined, allo
   throw validationError(message, [{ path: name, message: `Must be one of: ${allowed.join(', ')}` }]);
 }
 
-function addCustom(custom: Map<string, CustomPrimitive[]>, primitive: CustomPrimitive, label: string): void {
+function addCustom(custom: Map<string, CustomPrimitive[]>, primitive: CustomPrimitive, label: string, separator = '.'): void {
   const { key, version } = primitive.contract;
-  if (coreByKey.has(key)) throw new ConfigurationError(`${label}.key`, `"${key}" is a core primitive; a custom primitive may not replace it. Choose another key.`);
+  if (coreByKey.has(key)) throw new ConfigurationError(`${label}${separator}key`, `"${key}" is a core primitive; a custom primitive may not replace it. Choose another key.`);
   const versions = custom.get(key) ?? [];
   if (versions.some((existing) => existing.contract.version === version)) {
-    throw new ConfigurationError(`${label}.version`, `primitive "${key}" version ${version} is registered twice`);
+    throw new ConfigurationError(`${label}${separator}version`, `primitive "${key}" version ${version} is registered twice`);
   }
   custom.set(key, [...versions, primitive].sort((a, b) => compareSemver(b.contract.version, a.contract.version)));
 }
@@ -134,11 +134,11 @@ async function loadState(options: PrimitiveRegistryOptions, fromOptions: Map<str
   const folder = await openProjectFolder(options.projectDir);
   const custom = new Map(fromOptions);
   for (const source of folder.contracts) {
-    const primitive = loadCustomPrimitive(source.document, source.file);
+    const primitive = loadCustomPrimitive(source.document, source.file, ':');
     if (primitive.contract.key !== source.key || primitive.contract.version !== source.version) {
       throw new ConfigurationError(source.file, `declares ${primitive.contract.key}@${primitive.contract.version} but primitives.yaml lists ${source.key}@${source.version}`);
     }
-    addCustom(custom, primitive, source.file);
+    addCustom(custom, primitive, source.file, ':');
   }
   return { root: folder.root, config: folder.config, custom };
 }
@@ -255,8 +255,8 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
       if (state.root) {
         const { writeProjectFiles } = await import('./project-folder.ts');
         await writeProjectFiles(state.root, files);
-        const primitive = loadCustomPrimitive(contract, files[0]!.path);
-        addCustom(state.custom, primitive, files[0]!.path);
+        const primitive = loadCustomPrimitive(contract, files[0]!.path, ':');
+        addCustom(state.custom, primitive, files[0]!.path, ':');
         state.config.primitives.push({ key: contract.key, version: contract.version, contract: files[0]!.path });
         listCache.clear();
       }
