@@ -56,6 +56,12 @@ describe('entity definition document', () => {
     expect(Object.isFrozen(entity.fields.amount)).toBe(true);
   });
 
+  it('is idempotent: a defined entity defines again to the same document', () => {
+    const entity = defineEntity(base);
+    expect(defineEntity(entity)).toEqual(entity);
+    expect(validateEntityDocument(entity)).toEqual({ valid: true, errors: [] });
+  });
+
   it('system-global entities get no workspace or cell fields and refuse them', () => {
     const global = defineEntity({ ...base, scope: 'system-global', data: undefined });
     expect(Object.keys(global.fields)).not.toContain('workspace_id');
