@@ -42,3 +42,23 @@ export async function runCommand(name: string, help: string, args: string[], bod
     throw error;
   }
 }
+
+/**
+ * Reads and parses a YAML or JSON file named on the command line; a missing, unreadable or
+ * unparsable file becomes a one-line {@link UsageError} (exit code 2).
+ */
+export async function readDocumentFile(path: string): Promise<unknown> {
+  const [{ readFile }, { parse }] = await Promise.all([import('node:fs/promises'), import('yaml')]);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'read failed'}`);
+  }
+  try {
+    return parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : 'parse error';
+    throw new UsageError(`${path} is not valid YAML or JSON: ${reason}`);
+  }
+}

@@ -1,5 +1,81 @@
-/** `cellgate validate`: not built yet. */
-export async function run(_args: string[]): Promise<number> {
-  console.error('cellgate validate: not available yet');
-  return 1;
+/**
+ * `cellgate validate <file>`: checks a Cell manifest, a manifest-form entity or a standalone entity
+ * definition document, written in YAML or JSON. Prints `valid`, or one `field: message` line per
+ * problem. Exit 0 valid, 1 invalid, 2 bad arguments or an unreadable / unparsable file.
+ */
+import { dirname, resolve } from 'node:path';
+import { UsageError, parseCommandArgs, readDocumentFile as readDocument, runCommand } from '../args.ts';
+import { validateEntity, validateManifest } from '../../contract/validate/index.ts';
+import type { ValidationResult } from '../../contract/schema/index.ts';
+
+const help = `Usage: cellgate validate <file.yaml|file.json> [--kind manifest|entity|entity-document]
+
+Validates a Cell manifest (apiVersion/kind: Cell), a manifest-form entity (key, name, pluralName,
+fields) or a standalone entity definition document (snake_case, governance_tier). The kind is
+detected from the document unless --kind is given. In a manifest, \`$schema\` is ignored and
+\`spec.entities\` items of the form { $ref: ./file.yaml } are read relative to the manifest.
+
+Prints "valid", or one "field: message" line per problem.
+Exit codes: 0 valid, 1 invalid, 2 bad arguments or unreadable file.
+
+Options:
+  --kind <kind>   manifest, entity or entity-document (default: detected)
+  -h, --help      show this help`;
+
+const KINDS = ['manifest', 'entity', 'entity-document'] as const;
+type Kind = (typeof KINDS)[number];
+
+type Doc = Record<string, unknown>;
+const isObject = (value: unknown): value is Doc => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Which validator a document belongs to. */
+function detectKind(doc: unknown): Kind {
+  if (!isObject(doc)) return 'manifest';
+  if ('apiVersion' in doc || doc.kind === 'Cell') return 'manifest';
+  if ('governance_tier' in doc || 'permissions' in doc) return 'entity-document';
+  if ('pluralName' in doc) return 'entity';
+  return typeof doc.$schema === 'string' && doc.$schema.includes('entity-definition') ? 'entity-document' : 'manifest';
+}
+
+const withoutSchema = (doc: unknown): unknown => {
+  if (!isObject(doc) || !('$schema' in doc)) return doc;
+  const { $schema: _schema, ...rest } = doc;
+  return rest;
+};
+
+/** Drops `$schema` and inlines `spec.entities` items written as `{ $ref }`, relative to the manifest. */
+async function loadManifest(doc: unknown, path: string): Promise<unknown> {
+  const manifest = withoutSchema(doc);
+  if (!isObject(manifest) || !isObject(manifest.spec) || !Array.isArray(manifest.spec.entities)) return manifest;
+  const entities = await Promise.all(
+    manifest.spec.entities.map(async (item: unknown) =>
+      isObject(item) && typeof item.$ref === 'string' ? withoutSchema(await readDocument(resolve(dirname(path), item.$ref))) : item,
+    ),
+  );
+  return { ...manifest, spec: { ...manifest.spec, entities } };
+}
+
+async function validateAs(kind: Kind, doc: unknown, path: string): Promise<ValidationResult> {
+  if (kind === 'manifest') return validateManifest(await loadManifest(doc, path));
+  if (kind === 'entity') return validateEntity(withoutSchema(doc));
+  const { validateEntityDocument } = await import('../../contract/entity-document/index.ts');
+  return validateEntityDocument(doc);
+}
+
+/** Runs `cellgate validate`. */
+export async function run(args: string[]): Promise<number> {
+  return runCommand('validate', help, args, async () => {
+    const { values, positionals } = parseCommandArgs(args, { kind: { type: 'string' } }, true);
+    const [file, ...extra] = positionals;
+    if (file === undefined) throw new UsageError('missing <file>; run "cellgate validate --help"');
+    if (extra.length > 0) throw new UsageError(`expected one file, got ${positionals.length}`);
+    if (values.kind !== undefined && !(KINDS as readonly string[]).includes(values.kind)) {
+      throw new UsageError(`--kind must be one of ${KINDS.join(', ')}, got "${values.kind}"`);
+    }
+    const doc = await readDocument(file);
+    const result = await validateAs((values.kind as Kind | undefined) ?? detectKind(doc), doc, file);
+    if (result.valid) console.log('valid');
+    for (const error of result.errors) console.log(`${error.field}: ${error.message}`);
+    return result.valid ? 0 : 1;
+  });
 }

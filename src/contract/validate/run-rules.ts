@@ -46,7 +46,7 @@ function runRule(rule: AnyRule, targets: RuleTargets, report: Report): void {
       if (!rule.check) return;
       for (const subject of targets.entities) {
         for (const capability of subject.entity.capabilities ?? []) {
-          rule.check({ ...subject, capability, at: keyed(`${subject.at}.capabilities`, capability.key) }, report);
+          rule.check({ entity: subject.entity, index: subject.index, capability, at: keyed(`${subject.at}.capabilities`, capability.key) }, report);
         }
       }
   }

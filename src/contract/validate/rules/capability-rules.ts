@@ -4,13 +4,13 @@ import { BASE_FIELD_KEYS, keyed, repeats } from './helpers.ts';
 import { rule, type Report } from './types.ts';
 
 /** Runs `check` on every input of the capability with the input's path. */
-const eachInput = (id: string, description: string, check: (input: CapabilityInput, at: string, report: Report, known?: ReadonlySet<string>) => void) =>
+const eachInput = (id: string, description: string, check: (input: CapabilityInput, at: string, report: Report, known?: ReadonlyMap<string, unknown>) => void) =>
   rule({
     id,
     scope: 'capability',
     description,
     check: ({ capability, at, index }, report) => {
-      for (const input of capability.input ?? []) check(input, keyed(`${at}.input`, input.key), report, index && new Set(index.entities.keys()));
+      for (const input of capability.input ?? []) check(input, keyed(`${at}.input`, input.key), report, index?.entities);
     },
   });
 
