@@ -64,6 +64,26 @@ function publicKeyGetter(publicKey: string | JWK): JWTVerifyGetKey {
   };
 }
 
+/**
+ * A key getter importing the HMAC secret once per algorithm: handing `jose` raw bytes would make
+ * it import the key again on every verification, the larger part of its cost.
+ */
+function secretKeyGetter(bytes: Uint8Array): JWTVerifyGetKey {
+  const cache = new Map<string, Promise<CryptoKey>>();
+  return (header) => {
+    const alg = header.alg ?? '';
+    const hash = /^HS(256|384|512)$/.exec(alg)?.[1];
+    // Not an HMAC algorithm: hand back the bytes and let jose refuse it against the allow-list.
+    if (hash === undefined) return bytes;
+    let key = cache.get(alg);
+    if (!key) {
+      key = crypto.subtle.importKey('raw', bytes as BufferSource, { name: 'HMAC', hash: `SHA-${hash}` }, false, ['verify']);
+      cache.set(alg, key);
+    }
+    return key;
+  };
+}
+
 function keySource(options: AuthOptions): { key: Uint8Array | JWTVerifyGetKey; algorithms: string[] } {
   const sources = [options.secret, options.publicKey, options.jwksUrl].filter((s) => s !== undefined);
   if (sources.length !== 1) {
@@ -77,7 +97,7 @@ function keySource(options: AuthOptions): { key: Uint8Array | JWTVerifyGetKey; a
     throw new ConfigurationError('auth.algorithms', 'must name at least one algorithm.');
   }
   if (options.secret !== undefined) {
-    return { key: secretBytes(options.secret), algorithms: algorithms ?? ['HS256'] };
+    return { key: secretKeyGetter(secretBytes(options.secret)), algorithms: algorithms ?? ['HS256'] };
   }
   if (options.publicKey !== undefined) {
     return { key: publicKeyGetter(options.publicKey), algorithms: algorithms ?? ASYMMETRIC_DEFAULT };
