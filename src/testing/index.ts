@@ -1,5 +1,13 @@
 /**
- * `cellgate/testing`: the conformance suites (vitest) that cellgate runs on its own drivers and
- * adapters, published so third-party ones can prove the same behaviour.
+ * `cellgate/testing`: the conformance suites of cellgate's two seams, published so third-party
+ * storage drivers and framework adapters can prove themselves with the cases cellgate's own pass.
+ * Both register vitest cases (vitest is required by the caller's test run).
  */
-export { runStorageConformance, type RawAuditRows, type StorageConformanceOptions } from './storage-conformance.ts';
+export { runStorageConformance, type StorageConformanceOptions, type RawAuditRows } from './storage-conformance.ts';
+export {
+  runAdapterConformance,
+  type AdapterConformanceOptions,
+  type AdapterConformanceSkips,
+  type AdapterServer,
+  type AdapterStartOptions,
+} from './adapter-conformance.ts';

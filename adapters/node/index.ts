@@ -1,0 +1,92 @@
+/**
+ * `cellgate/adapters/node`: mount a cellgate handler on `node:http` (or anything that hands you an
+ * `IncomingMessage` and a `ServerResponse`), plus the conversion helpers the Express, Fastify and
+ * Next adapters share.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * import { createContractHandler } from 'cellgate';
+ * import { toNodeHandler } from 'cellgate/adapters/node';
+ *
+ * createServer(toNodeHandler(createContractHandler())).listen(3000);
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorResponse, type FetchHandler } from 'cellgate';
+import { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
+import { writeResponse } from './response.ts';
+
+export { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
+export { readIfComplete, toNodeHeaders, writeResponse, type WriteResponseOptions } from './response.ts';
+
+/** Options shared by every Node-based adapter. */
+export interface NodeAdapterOptions {
+  /**
+   * Trust `X-Forwarded-Proto` / `X-Forwarded-Host` when building the request URL.
+   * @default false
+   */
+  trustProxy?: boolean;
+  /**
+   * Scheme and host to put in every request URL instead of the socket's and the `Host` header's.
+   * @example 'https://api.example.com'
+   */
+  origin?: string;
+  /**
+   * Called with any failure of the adapter itself (the core answers its own errors); the client
+   * gets the envelope 500 with a correlation id.
+   * @example onError: (error) => logger.error({ err: error }, 'cellgate adapter failure')
+   */
+  onError?: (error: unknown, request?: Request) => void;
+}
+
+/** A Node request listener, with Connect/Express's optional `next` for unmatched requests. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/** What {@link handleNodeRequest} needs beyond the Node objects. */
+export interface HandleNodeRequestOptions extends NodeAdapterOptions, Pick<ToRequestOptions, 'url' | 'body'> {
+  /** Called instead of answering 404 when no route matches; omitted: the core's 404 envelope. */
+  next?: (() => void) | undefined;
+}
+
+/**
+ * Converts, dispatches and writes back one request: the body of every Node adapter. Resolves once
+ * the response is written (or handed to `next`); never rejects.
+ */
+export async function handleNodeRequest(
+  handler: FetchHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HandleNodeRequestOptions = {},
+): Promise<void> {
+  let request: Request | undefined;
+  try {
+    const body = options.body ?? (req as IncomingMessage & { body?: unknown }).body;
+    request = toRequest(req, body === undefined ? options : { ...options, body });
+    const live = request;
+    res.once('close', () => {
+      if (!res.writableFinished) abortRequest(live);
+    });
+    const response = options.next ? await handler.match(request) : await handler(request);
+    if (!response) return options.next?.();
+    await writeResponse(res, response, { method: request.method });
+  } catch (error) {
+    try {
+      if (res.headersSent) res.destroy();
+      else await writeResponse(res, errorResponse(error, { onError: options.onError, request }));
+    } catch {
+      // The socket is already unusable; nothing left to tell the client.
+    }
+  }
+}
+
+/**
+ * Wraps a cellgate handler as a `node:http` request listener. Given a third `next` argument (as
+ * Connect-style servers do), unmatched requests go to `next()`; otherwise they get the core's 404.
+ *
+ * @example
+ * createServer(toNodeHandler(composeHandlers(contract, customers), { trustProxy: true })).listen(3000);
+ */
+export function toNodeHandler(handler: FetchHandler, options: NodeAdapterOptions = {}): NodeHandler {
+  return (req, res, next) => {
+    void handleNodeRequest(handler, req, res, next ? { ...options, next: () => next() } : options);
+  };
+}

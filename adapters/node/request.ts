@@ -1,0 +1,310 @@
+/**
+ * `IncomingMessage` → `Request`, lazily. Building a full undici `Request` (and its `Headers`) for
+ * every request costs more than the rest of a cached GET, so the adapter hands the core a
+ * lightweight object that is `instanceof Request`, answers `method`, `url`, `headers.get/has` and
+ * `signal` from the Node request directly, and builds a real `Request` only when a member that
+ * needs one (`clone()`, `formData()`, `cache`, …) is touched. The body is streamed straight from
+ * the socket; the core enforces the byte limit while reading it.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** Options of {@link toRequest}. */
+export interface ToRequestOptions {
+  /**
+   * The request target to use instead of `req.url`, e.g. Express's `req.originalUrl` when the
+   * adapter is mounted under a prefix (the core owns `basePath`, so it needs the full path).
+   * @default req.url
+   */
+  url?: string;
+  /**
+   * Scheme and host to use instead of the ones derived from the socket and the `Host` header.
+   * @example 'https://api.example.com'
+   */
+  origin?: string;
+  /**
+   * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` (set this only behind a proxy you control).
+   * @default false
+   */
+  trustProxy?: boolean;
+  /**
+   * A body a framework already parsed (Express's `req.body` after `express.json()`). It is
+   * re-serialised (JSON unless it is a string or bytes) with a matching `content-length`. Ignored
+   * while the raw stream is still unread, which is then passed through untouched.
+   */
+  body?: unknown;
+}
+
+const HOST = /^[\w.-]+(:\d+)?$|^\[[\da-fA-F:.]+\](:\d+)?$/;
+const kIncoming = Symbol('incoming');
+const kReal = Symbol('real');
+const kState = Symbol('state');
+
+interface LazyState {
+  method: string;
+  url: string;
+  headers?: Headers;
+  controller?: AbortController;
+  aborted?: unknown;
+  body?: ReadableStream<Uint8Array> | null;
+  parsed?: Uint8Array;
+}
+
+interface LazyRequest {
+  [kIncoming]: IncomingMessage;
+  [kState]: LazyState;
+  [kReal]?: Request;
+}
+
+/** Headers answered from Node's parsed header object until something needs the full list. */
+class NodeHeaders extends Headers {
+  #incoming: IncomingMessage | undefined;
+  #override: [string, string] | undefined;
+
+  constructor(incoming: IncomingMessage, override?: [string, string]) {
+    super();
+    this.#incoming = incoming;
+    this.#override = override;
+  }
+
+  #fill(): void {
+    const incoming = this.#incoming;
+    if (!incoming) return;
+    this.#incoming = undefined;
+    const raw = incoming.rawHeaders;
+    const skip = this.#override?.[0];
+    for (let i = 0; i < raw.length; i += 2) {
+      if (skip !== undefined && raw[i]!.toLowerCase() === skip) continue;
+      // Invalid values (a client may send anything) are dropped rather than failing the request.
+      try {
+        super.append(raw[i]!, raw[i + 1]!);
+      } catch {}
+    }
+    if (this.#override) super.set(this.#override[0], this.#override[1]);
+  }
+
+  override get(name: string): string | null {
+    if (this.#incoming) {
+      const lower = name.toLowerCase();
+      if (lower === this.#override?.[0]) return this.#override[1];
+      const value = this.#incoming.headers[lower];
+      if (typeof value === 'string') return value;
+      if (value === undefined) return null;
+    }
+    this.#fill();
+    return super.get(name);
+  }
+
+  override has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+
+  // Every other member needs the full list: copy the raw headers in once, then use the native one.
+  override append(name: string, value: string): void {
+    this.#fill();
+    super.append(name, value);
+  }
+
+  override set(name: string, value: string): void {
+    this.#fill();
+    super.set(name, value);
+  }
+
+  override delete(name: string): void {
+    this.#fill();
+    super.delete(name);
+  }
+
+  override getSetCookie(): string[] {
+    this.#fill();
+    return super.getSetCookie();
+  }
+
+  override forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.#fill();
+    super.forEach(callback, thisArg);
+  }
+
+  override entries(): HeadersIterator<[string, string]> {
+    this.#fill();
+    return super.entries();
+  }
+
+  override keys(): HeadersIterator<string> {
+    this.#fill();
+    return super.keys();
+  }
+
+  override values(): HeadersIterator<string> {
+    this.#fill();
+    return super.values();
+  }
+
+  override [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/** Builds the full URL of a Node request: scheme from the socket (or a trusted proxy), then host. */
+function fullUrl(req: IncomingMessage, options: ToRequestOptions): string {
+  const target = options.url ?? req.url ?? '/';
+  if (target[0] !== '/') {
+    try {
+      return new URL(target).href;
+    } catch {
+      return `http://localhost/`;
+    }
+  }
+  if (options.origin) return options.origin.replace(/\/$/, '') + target;
+  let scheme = (req.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http';
+  let host = req.headers.host;
+  if (options.trustProxy) {
+    const proto = req.headers['x-forwarded-proto'];
+    const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',', 1)[0]?.trim().toLowerCase();
+    if (first === 'http' || first === 'https') scheme = first;
+    const forwardedHost = req.headers['x-forwarded-host'];
+    const fh = (Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost)?.split(',', 1)[0]?.trim();
+    if (fh) host = fh;
+  }
+  if (!host || !HOST.test(host)) host = 'localhost';
+  return `${scheme}://${host}${target}`;
+}
+
+function serialise(body: unknown): Uint8Array {
+  if (body instanceof Uint8Array) return body;
+  return new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body) ?? '');
+}
+
+/** The request body as a web stream, pausing the socket while the core is not reading. */
+function streamBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  let onData: (chunk: Buffer) => void;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        onData = (chunk) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        };
+        const onEnd = () => {
+          cleanup();
+          controller.close();
+        };
+        const onError = (error: unknown) => {
+          cleanup();
+          controller.error(error ?? new Error('Client connection closed before the body was read.'));
+        };
+        const onClose = () => {
+          if (!incoming.readableEnded) onError(new Error('Client connection closed before the body was read.'));
+        };
+        const cleanup = () => {
+          incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+        };
+        if (incoming.readableEnded) return controller.close();
+        incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        // The core stopped reading (e.g. body over the limit): stop delivering; Node discards the
+        // rest once the response has been written.
+        incoming.off('data', onData);
+        incoming.pause();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function state(request: LazyRequest): LazyState {
+  return request[kState];
+}
+
+function bodyOf(request: LazyRequest): ReadableStream<Uint8Array> | null {
+  const s = state(request);
+  if (s.body !== undefined) return s.body;
+  if (s.method === 'GET' || s.method === 'HEAD') return (s.body = null);
+  if (s.parsed) {
+    const bytes = s.parsed;
+    return (s.body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (bytes.byteLength > 0) controller.enqueue(bytes);
+        controller.close();
+      },
+    }));
+  }
+  return (s.body = streamBody(request[kIncoming]));
+}
+
+function signalOf(request: LazyRequest): AbortSignal {
+  const s = state(request);
+  if (!s.controller) {
+    s.controller = new AbortController();
+    if (s.aborted !== undefined) s.controller.abort(s.aborted);
+  }
+  return s.controller.signal;
+}
+
+function headersOf(request: LazyRequest): Headers {
+  const s = state(request);
+  return (s.headers ??= new NodeHeaders(
+    request[kIncoming],
+    s.parsed ? ['content-length', String(s.parsed.byteLength)] : undefined,
+  ));
+}
+
+/** The real `Request`, built once, for the members the lightweight object does not answer itself. */
+function realOf(request: LazyRequest): Request {
+  const existing = request[kReal];
+  if (existing) return existing;
+  const s = state(request);
+  const body = bodyOf(request);
+  const init: RequestInit & { duplex?: 'half' } = { method: s.method, headers: headersOf(request), signal: signalOf(request) };
+  if (body) {
+    init.body = body;
+    init.duplex = 'half';
+  }
+  return (request[kReal] = new Request(s.url, init));
+}
+
+const prototype: object = Object.create(Request.prototype);
+const own: PropertyDescriptorMap = {
+  method: { get(this: LazyRequest) { return state(this).method; } },
+  url: { get(this: LazyRequest) { return state(this).url; } },
+  headers: { get(this: LazyRequest) { return headersOf(this); } },
+  signal: { get(this: LazyRequest) { return signalOf(this); } },
+  body: { get(this: LazyRequest) { return this[kReal] ? this[kReal].body : bodyOf(this); } },
+  bodyUsed: { get(this: LazyRequest) { return this[kReal] ? this[kReal].bodyUsed : (state(this).body?.locked ?? false); } },
+};
+for (const name of Object.getOwnPropertyNames(Request.prototype)) {
+  if (name === 'constructor' || name in own) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, name)!;
+  own[name] =
+    typeof descriptor.value === 'function'
+      ? { value(this: LazyRequest, ...args: unknown[]) { return (realOf(this) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args); } }
+      : { get(this: LazyRequest) { return (realOf(this) as unknown as Record<string, unknown>)[name]; } };
+}
+Object.defineProperties(prototype, own);
+
+/**
+ * Converts a Node request into a Fetch `Request` (a lightweight one, see the module header).
+ *
+ * @example
+ * const request = toRequest(req, { url: req.originalUrl, body: req.body });
+ * const response = await handler(request);
+ */
+export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}): Request {
+  const lazy = Object.create(prototype) as LazyRequest;
+  lazy[kIncoming] = req;
+  const s: LazyState = { method: (req.method ?? 'GET').toUpperCase(), url: fullUrl(req, options) };
+  if (options.body !== undefined && (req.readableEnded || req.readableDidRead)) s.parsed = serialise(options.body);
+  lazy[kState] = s;
+  return lazy as unknown as Request;
+}
+
+/** Aborts `request.signal` of a request made by {@link toRequest} (the client went away). */
+export function abortRequest(request: Request, reason: unknown = new Error('Client connection closed.')): void {
+  const s = (request as unknown as Partial<LazyRequest>)[kState];
+  if (!s || s.aborted !== undefined) return;
+  s.aborted = reason;
+  s.controller?.abort(reason);
+}

@@ -1,0 +1,154 @@
+/**
+ * `Response` → `ServerResponse`: every header written back (several `set-cookie` kept apart), a body
+ * that is already complete written in one `end()` with its length, a streamed body written chunk by
+ * chunk with backpressure (`drain`), nothing written for `HEAD`, and nothing thrown when the client
+ * has gone away.
+ */
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
+/** Options of {@link writeResponse}. */
+export interface WriteResponseOptions {
+  /** The request method; `HEAD` answers headers only. @default 'GET' */
+  method?: string;
+}
+
+/** The response headers as Node expects them, `set-cookie` as an array of separate cookies. */
+export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of headers) {
+    if (name === 'set-cookie') continue;
+    out[name] = value;
+  }
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) out['set-cookie'] = cookies;
+  return out;
+}
+
+type Chunk = ReadableStreamReadResult<Uint8Array>;
+
+// Fast path: undici keeps the string or bytes a `Response` was built from next to its stream.
+// Writing that source directly skips a stream read (and a buffer transfer) per answer. It is an
+// implementation detail, so it is looked up defensively per Response class, and anything
+// unexpected falls back to reading the stream.
+const stateKeys = new WeakMap<object, symbol | null>();
+
+interface UndiciBodyState {
+  body?: { source?: unknown; stream?: ReadableStream | null } | null;
+}
+
+/** The in-memory body a `Response` was built from, when it is still untouched; else `undefined`. */
+export function bufferedBody(response: Response): string | Uint8Array | undefined {
+  const type = Object.getPrototypeOf(response) as object;
+  let key = stateKeys.get(type);
+  if (key === undefined) {
+    key = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'state') ?? null;
+    stateKeys.set(type, key);
+  }
+  if (!key) return undefined;
+  const body = (response as unknown as Record<symbol, UndiciBodyState | undefined>)[key]?.body;
+  const source = body?.source;
+  if (!body?.stream || body.stream.locked || response.bodyUsed) return undefined;
+  return typeof source === 'string' || source instanceof Uint8Array ? source : undefined;
+}
+
+/** Resolves a read that is already settled; `undefined` when it would have to wait. */
+async function settled(read: Promise<Chunk>): Promise<Chunk | undefined> {
+  // Two microtask turns: enough for a body that is already in memory, not for real I/O.
+  return Promise.race([read, Promise.resolve().then(() => Promise.resolve(undefined))]);
+}
+
+/**
+ * Reads the body whole if it is already complete in memory (a JSON answer is one chunk), so the
+ * common case is a single `end()` with a `content-length`; `undefined` otherwise, with the
+ * chunks read so far and the pending read handed back for streaming.
+ */
+export async function readIfComplete(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<{ complete: boolean; chunks: Uint8Array[]; pending: Promise<Chunk> | undefined }> {
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < 3; i++) {
+    const read = reader.read();
+    const result = await settled(read);
+    if (!result) return { complete: false, chunks, pending: read };
+    if (result.done) return { complete: true, chunks, pending: undefined };
+    chunks.push(result.value);
+  }
+  return { complete: false, chunks, pending: undefined };
+}
+
+function waitForDrain(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => () => {
+      res.off('drain', onDrain).off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    res.on('drain', onDrain).on('close', onClose);
+  });
+}
+
+function gone(res: ServerResponse): boolean {
+  return res.destroyed || res.writableEnded;
+}
+
+/**
+ * Writes a Fetch `Response` to a Node `ServerResponse`. Headers set earlier on `res` (by framework
+ * middleware) are kept unless the response sets the same name. Never throws for a closed socket.
+ *
+ * @example
+ * await writeResponse(res, await handler(toRequest(req)), { method: req.method });
+ */
+export async function writeResponse(res: ServerResponse, response: Response, options: WriteResponseOptions = {}): Promise<void> {
+  const body = response.body;
+  if (gone(res)) {
+    await body?.cancel().catch(() => undefined);
+    return;
+  }
+  const headers = toNodeHeaders(response.headers);
+  if (!body || options.method === 'HEAD') {
+    await body?.cancel().catch(() => undefined);
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
+  const known = bufferedBody(response);
+  if (known !== undefined) {
+    if (headers['content-length'] === undefined) headers['content-length'] = typeof known === 'string' ? Buffer.byteLength(known) : known.byteLength;
+    res.writeHead(response.status, headers);
+    res.end(known);
+    return;
+  }
+  const reader = body.getReader();
+  try {
+    const first = await readIfComplete(reader);
+    if (first.complete) {
+      const bytes = first.chunks.length === 1 ? first.chunks[0]! : Buffer.concat(first.chunks);
+      if (headers['content-length'] === undefined) headers['content-length'] = bytes.byteLength;
+      if (gone(res)) return;
+      res.writeHead(response.status, headers);
+      res.end(bytes);
+      return;
+    }
+    res.writeHead(response.status, headers);
+    // Send the headers now: a stream may take a while to produce its first chunk.
+    if (first.chunks.length === 0) res.flushHeaders();
+    for (const chunk of first.chunks) res.write(chunk);
+    let pending = first.pending;
+    for (;;) {
+      const { done, value } = await (pending ?? reader.read());
+      pending = undefined;
+      if (done) break;
+      if (gone(res)) break;
+      if (!res.write(value) && !(await waitForDrain(res))) break;
+    }
+    if (!gone(res)) res.end();
+  } catch (error) {
+    // A stream that fails half-way cannot become an error answer any more: cut the connection so
+    // the client sees a truncated response rather than a complete-looking one.
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    if (gone(res)) reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
