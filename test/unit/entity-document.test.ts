@@ -123,6 +123,14 @@ describe('entity definition document', () => {
     });
   }
 
+  it('refuses prototype-polluting field names from parsed JSON', () => {
+    const doc = JSON.parse(JSON.stringify(base).replace('"amount":', '"__proto__":')) as unknown;
+    const result = validateEntityDocument(doc);
+    expect(result.valid).toBe(false);
+    expect(result.errors).toContainEqual({ field: 'fields.__proto__', message: 'Field names must be snake_case' });
+    expect(({} as Record<string, unknown>).type).toBeUndefined();
+  });
+
   it('reports Required for missing members', () => {
     expect(validateEntityDocument(variant((d) => delete d.name)).errors).toContainEqual({ field: 'name', message: 'Required' });
   });

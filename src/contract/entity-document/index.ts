@@ -17,7 +17,20 @@ export { camelToSnake, pluralize, resourcePathName, snakeToCamel } from './namin
 
 type Parsed = { document: EntityDefinitionDocument; errors: [] } | { document: undefined; errors: ValidationIssue[] };
 
+// JSON.parse keeps `__proto__` as an own key; zod's record parsing would turn it into a prototype.
+function prototypeKeys(value: unknown, path: string[], found: ValidationIssue[]): ValidationIssue[] {
+  if (value === null || typeof value !== 'object' || path.length > 8) return found;
+  for (const key of Object.keys(value)) {
+    const at = [...path, key];
+    if (key === '__proto__') found.push({ field: at.join('.'), message: 'Field names must be snake_case' });
+    else prototypeKeys((value as Record<string, unknown>)[key], at, found);
+  }
+  return found;
+}
+
 function parse(input: unknown): Parsed {
+  const polluting = prototypeKeys(input, [], []);
+  if (polluting.length > 0) return { document: undefined, errors: polluting };
   const result = EntityDocumentSchema.safeParse(input, { reportInput: true });
   if (!result.success) return { document: undefined, errors: toValidationIssues(result.error.issues) };
   const errors = checkEntityRules(result.data);
