@@ -163,3 +163,31 @@ describe('DNS-rebinding protection', () => {
     expect((await withHeaders({})).status).toBe(200);
   });
 });
+
+describe('handler options', () => {
+  it('mcp: false removes the endpoint; mcp.path moves it', async () => {
+    const off = await startHost({ mcp: false });
+    const moved = await startHost({ mcp: { path: '/agents/mcp' } });
+    try {
+      expect((await rpc(`${off.url}/mcp`, listTools)).status).toBe(404);
+      expect((await rpc(`${moved.url}/mcp`, listTools)).status).toBe(404);
+      const response = await rpc(`${moved.url}/agents/mcp`, listTools);
+      expect(response.status).toBe(200);
+      expect(response.body.result.tools).toHaveLength(19);
+    } finally {
+      await off.stop();
+      await moved.stop();
+    }
+  });
+
+  it('mcp.allowedHosts replaces the loopback default', async () => {
+    const deployed = await startHost({ mcp: { allowedHosts: ['api.example.com'] } });
+    try {
+      const refused = await rpc(deployed.mcpUrl, listTools);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toMatch(/127\.0\.0\.1/);
+    } finally {
+      await deployed.stop();
+    }
+  });
+});

@@ -90,8 +90,10 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
       await server.connect(transport);
       return await transport.handleRequest(request, { parsedBody: message });
     } finally {
-      // JSON response mode: the answer is complete once handleRequest resolves.
-      void server.close();
+      // JSON response mode: the answer is complete once handleRequest resolves, but the protocol
+      // drops its per-request AbortController a few microtasks later. Closing at once would abort
+      // it (building a DOMException per request, ~10% of a ping), so close on the next turn.
+      setTimeout(() => void server.close(), 0);
     }
   };
 }
