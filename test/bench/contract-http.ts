@@ -4,7 +4,10 @@
  * node:http server answering the same bytes, measured in the same run. Both servers run in their
  * own child processes; autocannon drives them from this process, one target at a time.
  *
- * Run: npx tsx test/bench/contract-http.ts [seconds per run, default 5] [connections, default 10]
+ * The machine may be shared (other processes competing for the cores), so floor and host are
+ * measured alternately for several rounds and the medians are reported, ratio per round.
+ *
+ * Run: npx tsx test/bench/contract-http.ts [seconds per run, default 4] [connections, default 10] [rounds, default 3]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -22,8 +25,11 @@ type Autocannon = (options: Record<string, unknown>) => Promise<{
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const root = resolve(import.meta.dirname, '../..');
-const duration = Number(process.argv[2] ?? 5);
+const duration = Number(process.argv[2] ?? 4);
 const connections = Number(process.argv[3] ?? 10);
+const rounds = Number(process.argv[4] ?? 3);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -76,14 +82,20 @@ try {
     for (const { name, request } of cases) {
       await measure(floor.url, request); // warm-up both (JIT), not reported
       await measure(host.url, request);
-      const raw = await measure(floor.url, request);
-      const ours = await measure(host.url, request);
+      const raw: Figures[] = [];
+      const ours: Figures[] = [];
+      for (let round = 0; round < rounds; round++) {
+        raw.push(await measure(floor.url, request));
+        ours.push(await measure(host.url, request));
+      }
+      const ratios = ours.map((o, i) => o.rps / raw[i]!.rps);
+      const errors = [...raw, ...ours].reduce((sum, f) => sum + f.errors, 0);
       rows.push(
-        `| ${name} | ${ours.rps.toFixed(0)} | ${ours.p99} ms | ${raw.rps.toFixed(0)} | ${raw.p99} ms | ${(ours.rps / raw.rps).toFixed(2)} | ${ours.errors + raw.errors} |`,
+        `| ${name} | ${median(ours.map((f) => f.rps)).toFixed(0)} | ${median(ours.map((f) => f.p99))} ms | ${median(raw.map((f) => f.rps)).toFixed(0)} | ${median(raw.map((f) => f.p99))} ms | ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')}) | ${errors} |`,
       );
     }
-    console.log(`\nnode ${process.version}, ${connections} connections, ${duration} s per run\n`);
-    console.log('| route | reference host req/s | p99 | bare node:http req/s | p99 | ratio | errors |');
+    console.log(`\nnode ${process.version}, ${connections} connections, ${duration} s per run, ${rounds} alternating rounds (medians)\n`);
+    console.log('| route | reference host req/s | p99 | bare node:http req/s | p99 | ratio (per round) | errors |');
     console.log('|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
   } finally {

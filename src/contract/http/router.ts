@@ -37,23 +37,28 @@ function queryOf(url: string): URLSearchParams {
   return mark === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(mark + 1));
 }
 
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 function decodeParams(raw: Record<string, string> | undefined): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw ?? {})) {
+  if (!raw) return NO_PARAMS;
+  let params: Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(raw)) {
+    params ??= {};
     try {
       params[name] = decodeURIComponent(value);
     } catch {
       throw new CellgateError('BAD_REQUEST', `Path parameter "${name}" is not valid percent-encoding.`);
     }
   }
-  return params;
+  return params ?? NO_PARAMS;
 }
 
 /** Runs one route: cached body if any, else body reading, the service call and serialisation. */
 function runner(route: RouteDefinition, context: ContractContext) {
   const cache = route.cacheKey ? new Map<string, string>() : undefined;
-  const contentType = route.contentType ?? JSON_CONTENT_TYPE;
-  const answer = (text: string) => new Response(text, { status: 200, headers: { 'content-type': contentType } });
+  // One header list per route, copied by each Response (cheaper than an object literal per request).
+  const headers: Array<[string, string]> = [['content-type', route.contentType ?? JSON_CONTENT_TYPE]];
+  const answer = (text: string) => new Response(text, { status: 200, headers });
   return async (request: IRequest): Promise<Response> => {
     const input: RouteInput = {
       request: request as unknown as Request,
