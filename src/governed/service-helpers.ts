@@ -71,3 +71,21 @@ export function readHistoryParams(params: HistoryParams): { limit: number; curso
   if (params.cursor !== undefined && (typeof params.cursor !== 'string' || params.cursor.length > 200)) throw validationError('Invalid cursor', [{ path: 'cursor', message: 'Not a cursor returned by this API' }]);
   return { limit: Math.min(limit, HISTORY_LIMIT.max), cursor: params.cursor === '' ? undefined : params.cursor };
 }
+
+const ROLLBACK_MEMBERS = new Set(['targetVersion', 'expectedVersion', 'reason', 'mode']);
+
+/**
+ * A rollback body `{ targetVersion, expectedVersion?, reason?, mode? }` (SEED.md operations and its
+ * variant form); 400 naming each bad member.
+ */
+export function parseRollbackBody(body: Record<string, unknown>, options: ConcurrencyOptions): { targetVersion: number; expectedVersion: number | undefined; reason: string | null } {
+  const targetVersion = optionalInteger(body, 'targetVersion');
+  if (targetVersion === undefined) throw validationError('targetVersion is required', [{ path: 'targetVersion', message: 'Required' }]);
+  const { expectedVersion } = expectedVersionOf(body, options, false);
+  const { reason, mode } = body;
+  if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > 1000)) throw validationError('Invalid reason', [{ path: 'reason', message: 'Expected a string of at most 1000 characters' }]);
+  if (mode !== undefined && mode !== 'revert-by-new-version') throw validationError('Invalid mode', [{ path: 'mode', message: 'Must be revert-by-new-version' }]);
+  const unknown = Object.keys(body).filter((name) => !ROLLBACK_MEMBERS.has(name));
+  if (unknown.length > 0) throw validationError('Unknown rollback members', unknown.map((path) => ({ path, message: 'Unknown field' })));
+  return { targetVersion, expectedVersion, reason: typeof reason === 'string' ? reason : null };
+}

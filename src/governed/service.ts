@@ -13,7 +13,7 @@ import { checkIdempotencyKey, replay, requestHash } from './idempotency.ts';
 import { buildListQuery } from './list-query.ts';
 import { defaultMetricsRegistry, governedMetrics } from './metrics.ts';
 import { applyPatch, jsonEqual, parsePatch } from './patch.ts';
-import { checkVersion, expectedVersionOf, optionalInteger, readHistoryParams, recordScope, storedId } from './service-helpers.ts';
+import { checkVersion, expectedVersionOf, parseRollbackBody, readHistoryParams, recordScope, storedId } from './service-helpers.ts';
 import type { GovernedService, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
 import type { GovernedContext, RecordView } from './types.ts';
 
@@ -212,15 +212,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       const scope = recordScope(entity.scope, context);
       if (!rollbackEnabled) throw new CellgateError('ROLLBACK_DISABLED', tier === 'tier-3' ? 'Rollback is disabled for tier-3 entities' : 'Rollback is disabled for this resource');
       authorize(context.actor, policy, scope.workspaceId, 'rollback');
-      const body = bodyObject(input);
-      const targetVersion = optionalInteger(body, 'targetVersion');
-      if (targetVersion === undefined) throw validationError('targetVersion is required', [{ path: 'targetVersion', message: 'Required' }]);
-      const { expectedVersion } = expectedVersionOf(body, concurrency, false);
-      const reason = body.reason;
-      if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > 1000)) throw validationError('Invalid reason', [{ path: 'reason', message: 'Expected a string of at most 1000 characters' }]);
-      if (body.mode !== undefined && body.mode !== 'revert-by-new-version') throw validationError('Invalid mode', [{ path: 'mode', message: 'Must be revert-by-new-version' }]);
-      const unknown = Object.keys(body).filter((name) => !['targetVersion', 'expectedVersion', 'reason', 'mode'].includes(name));
-      if (unknown.length > 0) throw validationError('Unknown rollback members', unknown.map((path) => ({ path, message: 'Unknown field' })));
+      const { targetVersion, expectedVersion, reason } = parseRollbackBody(bodyObject(input), concurrency);
       const outcome = await storage.transaction(async (session) => {
         const current = await session.get(model, scope, storedId(id));
         if (current === null) throw notFound();
@@ -234,7 +226,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
         if (restoring) authorize(context.actor, policy, scope.workspaceId, 'restore');
         const eventType: AuditEventType = restoring ? 'entity.restored' : 'entity.rollback';
         const next = nextState(current, context, { fields: target.fields, deletedAt: null, deletedBy: null });
-        return { eventType, record: await write(session, context, eventType, current, next, typeof reason === 'string' ? reason : null) };
+        return { eventType, record: await write(session, context, eventType, current, next, reason) };
       });
       return written(context, outcome.eventType, outcome.record);
     },

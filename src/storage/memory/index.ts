@@ -218,6 +218,10 @@ export type MemoryStorageOptions = Record<string, never>;
  * Creates an in-memory storage driver (not durable, one process). Ideal for unit tests of code
  * that uses governed resources: create one per test for isolation.
  *
+ * Transactions run one at a time. Inside `transaction(fn)`, use the session `fn` receives: a write
+ * through the driver itself waits for the open transaction to finish, so from inside it would wait
+ * forever.
+ *
  * @example
  * const storage = memoryStorage();
  * await storage.migrate([toStorageModel(Invoice)]);
