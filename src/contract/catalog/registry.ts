@@ -108,6 +108,19 @@ function propsJsonSchema(schema: z.ZodType): Record<string, unknown> {
   return cached;
 }
 
+const coreDetails = new Map<string, PrimitiveDetail>();
+
+/** The answer of `get` for a core key, built once per process. */
+function coreDetail(key: string): PrimitiveDetail | undefined {
+  let detail = coreDetails.get(key);
+  const core = coreByKey.get(key);
+  if (!detail && core) {
+    detail = { ...coreEntry(core), propsSchema: propsJsonSchema(core.props) };
+    coreDetails.set(key, detail);
+  }
+  return detail;
+}
+
 function notFound(key: string): CellgateError {
   return new CellgateError('NOT_FOUND', `Primitive "${key}" not found. Call list_primitives (GET /api/primitives) to see the catalog.`);
 }
@@ -223,8 +236,8 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
 
     get(key) {
       const state = current();
-      const core = coreByKey.get(key);
-      if (core) return { ...coreEntry(core), propsSchema: propsJsonSchema(core.props) };
+      const core = coreDetail(key);
+      if (core) return core;
       const custom = customVersion(state, key, undefined);
       return { ...custom.entry, propsSchema: propsJsonSchema(custom.props) };
     },

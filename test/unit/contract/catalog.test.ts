@@ -121,6 +121,10 @@ describe('core catalog', () => {
       for (const example of examples) expect(registry.validateProps(key, undefined, example.props), example.name).toEqual({ valid: true, errors: [] });
     });
 
+    it('exports its props schema as a closed JSON Schema object', () => {
+      expect(registry.get(key).propsSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
+    });
+
     it('rejects an unknown prop and a prop of the wrong type', () => {
       const props = examples[0]!.props;
       expect(registry.validateProps(key, undefined, { ...props, notAProp: 1 })).toEqual({
