@@ -15,6 +15,8 @@ export {
   type DocsOptions,
 } from './contract/create-contract-handler.ts';
 export { createContractContext, type ContractContext, type ContractContextOptions } from './contract/context.ts';
+// MCP endpoint options (types only: the MCP SDK loads lazily, on the first /mcp request).
+export type { McpOptions, AllowList, OriginGuardOptions } from './contract/mcp/index.ts';
 // Governed resources over HTTP: createGovernedResource, createGovernedApi, token verification, rate limiting.
 export {
   createGovernedResource,
