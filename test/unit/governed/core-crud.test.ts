@@ -165,6 +165,32 @@ describe('governed service: concurrency', () => {
   });
 });
 
+describe('governed service: mixed parallel writes', () => {
+  it('every version has exactly one audit record and one stored state', async () => {
+    const { service, storage } = await setup();
+    const created = await service.create(wsCtx(), customerInput);
+    const scope = { tenantId: admin.tenantId, workspaceId: WS, cellId: null };
+    for (let round = 0; round < 10; round += 1) {
+      const current = await service.get(wsCtx(), created.data.id, { includeDeleted: true });
+      const version = current.meta.version;
+      const deleted = current.data.deletedAt !== null;
+      await Promise.allSettled([
+        service.update(wsCtx(), created.data.id, { expectedVersion: version, name: `R${round}` }),
+        service.update(wsCtx(), created.data.id, { expectedVersion: version, patch: [{ op: 'replace', path: '/status', value: round % 2 ? 'active' : 'inactive' }] }),
+        deleted || round % 3 !== 2 ? Promise.resolve() : service.delete(wsCtx(), created.data.id, { expectedVersion: version }),
+        version > 1 ? service.rollback(wsCtx(), created.data.id, { targetVersion: 1, expectedVersion: version }) : Promise.resolve(),
+      ]);
+    }
+    const final = (await service.get(wsCtx(), created.data.id, { includeDeleted: true })).meta.version;
+    const audit = await storage.listAudit({ tenantId: admin.tenantId, resourceType: service.resourceType, resourceId: created.data.id, limit: 1000 });
+    expect(audit.records.map((a) => a.resourceVersion)).toEqual(Array.from({ length: final }, (_, i) => final - i));
+    for (const record of audit.records) {
+      expect(record.baseVersion).toBe(record.resourceVersion === 1 ? null : record.resourceVersion - 1);
+      expect((await storage.getVersionState(service.model, scope, created.data.id, record.resourceVersion))?.version).toBe(record.resourceVersion);
+    }
+  });
+});
+
 describe('governed service: delete and rollback', () => {
   it('soft delete makes version + 1, hides the record, and rollback restores it (entity.restored)', async () => {
     const { service } = await setup();
