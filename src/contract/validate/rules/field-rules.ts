@@ -11,19 +11,29 @@ interface FieldVisit {
   field: FieldDefinition;
   path: string;
   depth: number;
-  siblings: readonly FieldDefinition[];
 }
 
-/** Visits every field of a field list, parents before children. */
-function* walk(fields: readonly FieldDefinition[], prefix = '', depth = 1): Generator<FieldVisit> {
+/** Appends every field of `fields` to `out`, parents before children. */
+function collect(fields: readonly FieldDefinition[], prefix: string, depth: number, out: FieldVisit[]): FieldVisit[] {
   for (const field of fields) {
     const path = `${prefix}${field.key}`;
-    yield { field, path, depth, siblings: fields };
-    if (field.fields) yield* walk(field.fields, `${path}.`, depth + 1);
+    out.push({ field, path, depth });
+    if (field.fields) collect(field.fields, `${path}.`, depth + 1, out);
   }
+  return out;
 }
 
-/** Every sibling list of fields (the entity's, then each object field's). */
+// The four field rules walk the same tree; it is flattened once per parsed entity.
+const visitCache = new WeakMap<readonly FieldDefinition[], FieldVisit[]>();
+
+/** Every field of an entity with its key path and level, computed once per parsed entity. */
+function visits(fields: readonly FieldDefinition[]): FieldVisit[] {
+  let cached = visitCache.get(fields);
+  if (cached === undefined) visitCache.set(fields, (cached = collect(fields, '', 1, [])));
+  return cached;
+}
+
+/** Every sibling list of fields (the entity's, then each object field's), with its key-path prefix. */
 function* siblingLists(fields: readonly FieldDefinition[], prefix = ''): Generator<{ fields: readonly FieldDefinition[]; prefix: string }> {
   yield { fields, prefix };
   for (const field of fields) if (field.fields) yield* siblingLists(field.fields, `${prefix}${field.key}.`);
@@ -35,7 +45,7 @@ const fieldRule = (id: string, description: string, check: (visit: FieldVisit, a
     scope: 'entity',
     description,
     check: ({ entity, at }, report) => {
-      for (const visit of walk(entity.fields)) check(visit, keyed(`${at}.fields`, visit.path), report);
+      for (const visit of visits(entity.fields)) check(visit, keyed(`${at}.fields`, visit.path), report);
     },
   });
 
