@@ -201,7 +201,8 @@ describe('suggestRelations', () => {
 });
 
 describe('explainErrors', () => {
-  type Manifest = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // `any` on purpose: each case reaches into the example to break one thing, shape unchecked.
+  type Manifest = Record<string, any>;
   const crm = (change: (m: Manifest) => void = () => {}): Manifest => {
     const manifest = getExample('crm-manifest') as Manifest;
     change(manifest);
@@ -234,6 +235,8 @@ describe('explainErrors', () => {
     ['lifecycle field', () => validateManifest(crm((m) => void (m.spec.entities[0].lifecycle.field = 'ghost'))), '`lifecycle.field` must be a declared field'],
     ['unknown transition', () => validateManifest(crm((m) => void (m.spec.entities[0].capabilities[0].transition = 'ghost'))), 'existing transition key'],
     ['select input', () => validateManifest(crm((m) => void m.spec.entities[0].capabilities[1].input.push({ key: 'why', type: 'select', options: [] }))), 'non-empty options'],
+    ['aggregation', () => validateManifest(crm((m) => void (m.spec.entities[0].computed[0].relation = 'ghost'))), 'Fix the aggregation'],
+    ['repeated scope', () => validateManifest(crm((m) => void (m.spec.roles[0].scopes = ['crm.admin', 'crm.admin']))), 'Remove the duplicate values'],
     ['empty spec', () => validateManifest({ ...crm(), spec: { mount: { mountPath: '/', landingPage: 'x' } } }), 'recommend_manifest_structure drafts'],
     ['nesting depth', () => validateManifest(crm((m) => void m.spec.entities[0].fields.push({ key: 'a', type: 'object', name: 'A', fields: [{ key: 'b', type: 'object', name: 'B', fields: [{ key: 'c', type: 'object', name: 'C', fields: [] }] }] }))), 'nest at most three levels'],
   ];
