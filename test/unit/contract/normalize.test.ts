@@ -1,6 +1,6 @@
 /** Normalization (DECISIONS A7): collections filled, zod defaults applied, idempotent, re-validates. */
 import { describe, expect, it } from 'vitest';
-import { normalizeManifest, validateManifest } from 'cellgate';
+import { getExample, listExamples, normalizeManifest, validateEntity, validateManifest } from 'cellgate';
 import { crmManifest } from './validate-fixtures.ts';
 
 const minimal = () => ({
@@ -72,5 +72,20 @@ describe('normalizeManifest', () => {
       valid: false,
       errors: [{ field: 'spec.mount.landingPage', message: 'landingPage "nowhere" does not reference a valid page key' }],
     });
+  });
+
+  it('every bundled example validates, and each manifest normalizes idempotently', () => {
+    const keys = listExamples().map((entry) => entry.key);
+    expect(keys).toEqual(expect.arrayContaining(['minimal-manifest', 'crm-manifest', 'entities/customer.entity', 'entities/invoice.entity']));
+    for (const key of keys) {
+      const doc = getExample(key);
+      if (key.startsWith('entities/')) {
+        expect(validateEntity(doc), key).toEqual({ valid: true, errors: [] });
+        continue;
+      }
+      const once = normalizeManifest(doc);
+      expect(once.valid, key).toBe(true);
+      if (once.valid) expect(normalizeManifest(once.manifest)).toEqual(once);
+    }
   });
 });
