@@ -28,15 +28,17 @@ export function toolError(message: string): CallToolResult {
 
 /**
  * Runs a tool body; a {@link CellgateError} (unknown key, bad filter value) becomes a
- * {@link toolError}. Anything else is a bug and propagates to the SDK, which reports it as a
- * tool error without a stack.
+ * {@link toolError}, followed by `hint` (what to call instead) unless the message already names a
+ * tool. Anything else is a bug and propagates to the SDK, which reports it as a tool error
+ * without a stack.
  */
-export async function guarded(body: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
+export async function guarded(body: () => CallToolResult | Promise<CallToolResult>, hint?: string): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {
-    if (error instanceof CellgateError) return toolError(describeError(error));
-    throw error;
+    if (!(error instanceof CellgateError)) throw error;
+    const message = describeError(error);
+    return toolError(hint && !/\b[a-z]+_[a-z_]+\b/.test(error.message) ? `${message}\n${hint}` : message);
   }
 }
 

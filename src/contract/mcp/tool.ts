@@ -31,6 +31,8 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject> {
    * object schemas (the JSON Schema listed for it then gets `type: "object"` at its root).
    */
   output: z.ZodType;
+  /** Appended to an application error when its message names no tool: what to call instead. */
+  hint?: string;
   /** Computes the answer; a thrown CellgateError becomes an `isError` result. */
   run(context: ContractContext, args: z.output<I>): ToolAnswer | Promise<ToolAnswer>;
 }
@@ -52,7 +54,7 @@ export function callTool(tool: McpTool, context: ContractContext, args: Record<s
     const checked = tool.output.safeParse(structured);
     if (!checked.success) throw new Error(`Output of ${tool.name} does not match its output schema: ${checked.error.message}`);
     return toolResult(answer.summary, answer.data, structured);
-  });
+  }, tool.hint);
 }
 
 /** Wraps an array answer for `structuredContent`, which must be an object: `{ [member]: items }`. */

@@ -41,6 +41,7 @@ export const discoveryTools = [
       'Next: get_entity_definition_schema and get_page_schema for the parts, or recommend_manifest_structure for a draft.',
     input: z.object({ version }),
     output: ManifestSchemaDescriptionSchema,
+    hint: 'Call get_manifest_schema without `version` for the latest contract.',
     run: (_context, args) => {
       const data = services.getManifestSchema({ version: args.version });
       return describeAnswer(data, [`Spec members: ${data.spec.map((f) => f.key).join(', ')}.`]);
@@ -55,6 +56,7 @@ export const discoveryTools = [
       'when writing `spec.entities`. Returns the body of GET /api/schemas/entity. Next: validate_entity on what you wrote.',
     input: z.object({ version }),
     output: EntitySchemaDescriptionSchema,
+    hint: 'Call get_entity_definition_schema without `version` for the latest contract.',
     run: (_context, args) => describeAnswer(services.getEntitySchema({ version: args.version })),
   }),
   defineTool({
@@ -68,6 +70,7 @@ export const discoveryTools = [
       pageType: z.string().optional().describe('Narrow the answer to one page type, e.g. `entity-list`.'),
     }),
     output: PageSchemaDescriptionSchema,
+    hint: 'Call get_page_schema without `pageType` to see every page type.',
     run: (_context, args) => {
       const data = services.getPageSchema({ type: args.pageType });
       return describeAnswer(data, [`Page types: ${typeNames('pageTypes' in data ? data.pageTypes : undefined, args.pageType)}.`]);
@@ -84,6 +87,7 @@ export const discoveryTools = [
       capabilityType: z.string().optional().describe('Narrow the answer to one capability type, e.g. `transition`.'),
     }),
     output: CapabilitySchemaDescriptionSchema,
+    hint: 'Call get_capability_schema without `capabilityType` to see every capability type.',
     run: (_context, args) => {
       const data = services.getCapabilitySchema({ type: args.capabilityType });
       const types = typeNames('capabilityTypes' in data ? data.capabilityTypes : undefined, args.capabilityType);

@@ -21,6 +21,7 @@ export const primitiveTools = [
       'list_primitives for the valid keys. Next: adapt the props and call validate_primitive_props.',
     input: PrimitiveExamplesRequestSchema,
     output: PrimitiveExamplesSchema,
+    hint: 'Call list_primitives for the valid keys, get_primitive_contract for the versions of a custom one.',
     run: async (context, args) => {
       const data = await services.getPrimitiveExamples(context, args);
       const summary = [
@@ -42,6 +43,7 @@ export const primitiveTools = [
       'outside and never over an existing file. Next: validate_primitive_props with example props.',
     input: ScaffoldRequestSchema,
     output: ScaffoldResultSchema,
+    hint: 'Pick another `name` (list_primitives shows the keys in use).',
     run: async (context, args) => {
       const data = await services.scaffoldPrimitive(context, args);
       const summary = [
@@ -62,6 +64,7 @@ export const primitiveTools = [
       'key is an error: call list_primitives. Next: fix the listed props, or get_primitive_examples for valid ones.',
     input: ValidatePropsRequestSchema,
     output: ValidationResultSchema,
+    hint: 'Call list_primitives for the valid keys, get_primitive_contract for the versions of a custom one.',
     run: async (context, args) => {
       const data = await services.validatePrimitiveProps(context, args);
       const summary = data.valid

@@ -19,6 +19,7 @@ export const registryTools = [
       source: z.string().optional().describe('`core` for the built-in catalog, `custom` for project-specific primitives.'),
     }),
     output: z.object({ primitives: z.array(PrimitiveEntrySchema) }),
+    hint: 'Call list_primitives without filters to see every category and source in use.',
     run: async (context, args) => {
       const data = await services.listPrimitives(context, { category: args.category, source: args.source });
       const filter = [args.category && `category "${args.category}"`, args.source && `source "${args.source}"`].filter(Boolean).join(', ');
@@ -40,6 +41,7 @@ export const registryTools = [
       'error: call list_primitives for the valid keys. Next: get_primitive_examples or validate_primitive_props.',
     input: z.object({ primitive: z.string().min(1).describe('Primitive key, e.g. `form`.') }),
     output: PrimitiveDetailSchema,
+    hint: 'Call list_primitives for the valid keys.',
     run: async (context, args) => {
       const data = await services.getPrimitive(context, args.primitive);
       const lines = [`## Primitive: ${data.key}`, '', `Category: ${data.category}. Source: ${data.source}.`, data.description];
@@ -72,6 +74,7 @@ export const registryTools = [
       'error: call list_examples for the valid keys. Next: adapt it, then validate_manifest.',
     input: z.object({ example: z.string().min(1).describe('Example key from list_examples, e.g. `crm-manifest`.') }),
     output: z.looseObject({}).describe('A CellManifestV1, or for `entities/*` keys an EntityDefinition.'),
+    hint: 'Call list_examples for the valid keys.',
     run: async (_context, args) => {
       const data = (await services.getExample(args.example)) as Record<string, unknown>;
       return { summary: `## Example: ${args.example}\n\nThe full content is in the JSON block.`, data };
