@@ -48,6 +48,10 @@ function unknownFilter(kind: string, value: string, valid: readonly string[]): C
 /**
  * Accepts `undefined`, `""`, `latest` or `v1alpha1`; anything else throws a `VALIDATION_ERROR`
  * naming the supported values.
+ *
+ * @example
+ * checkSchemaVersion('latest'); // ok
+ * checkSchemaVersion('v9'); // throws CellgateError VALIDATION_ERROR (400)
  */
 export function checkSchemaVersion(version?: string | null): void {
   if (version === undefined || version === null || version === '') return;
@@ -71,7 +75,13 @@ const manifestDescription = memo(
   }),
 );
 
-/** Description of CellManifestV1: root fields, `spec` fields, semantic rules and notes. */
+/**
+ * Description of CellManifestV1: root fields, `spec` fields, semantic rules and notes. Computed
+ * once; each call returns a fresh copy.
+ *
+ * @example
+ * describeManifestSchema().spec.map((f) => f.key); // ['mount', 'appShell', 'entities', 'pages', 'navigation', 'roles']
+ */
 export function describeManifestSchema(): ManifestSchemaDescription {
   return manifestDescription();
 }
@@ -85,7 +95,12 @@ const entityDescription = memo(
   }),
 );
 
-/** Description of EntityDefinition (manifest form). */
+/**
+ * Description of EntityDefinition (manifest form): its 14 members and the entity and capability rules.
+ *
+ * @example
+ * describeEntitySchema().fields.filter((f) => f.required).map((f) => f.key); // ['key', 'name', 'pluralName', 'fields']
+ */
 export function describeEntitySchema(): EntitySchemaDescription {
   return entityDescription();
 }
@@ -145,6 +160,9 @@ const capabilityBase = memo(() => ({
 /**
  * Description of CapabilityDefinition with every capability type, or, given a known `type`, with
  * that one as `capabilityType`. An unknown type throws `VALIDATION_ERROR` listing the valid ones.
+ *
+ * @example
+ * describeCapabilitySchema('export').capabilityType?.requiredFields; // ['key', 'type', 'format']
  */
 export function describeCapabilitySchema(type?: string | null): CapabilitySchemaDescription {
   const types = capabilityTypes();
