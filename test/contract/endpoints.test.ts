@@ -134,6 +134,11 @@ describe('examples', () => {
     await envelope(call(handler, '/api/examples/entities/nope.entity'), 404, 'NOT_FOUND');
     await envelope(call(handler, '/api/examples/..%2F..%2Fpackage.json'), 404, 'NOT_FOUND');
   });
+
+  it('a key that is not valid percent-encoding is 400 BAD_REQUEST', async () => {
+    await envelope(call(handler, '/api/examples/%E0%A4%A'), 400, 'BAD_REQUEST');
+    await envelope(call(handler, '/api/primitives/%zz'), 400, 'BAD_REQUEST');
+  });
 });
 
 describe('health, docs and JSON Schema', () => {
