@@ -45,10 +45,24 @@ function isUrl(value: string): boolean {
   }
 }
 
+// NUL and unpaired surrogates cannot be stored as text or JSON by PostgreSQL; refuse them for every driver alike.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when a string, or any key or string inside a JSON value, holds NUL or an unpaired surrogate. */
+export function hasUnstorableText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  if (Array.isArray(value)) return value.some((item) => hasUnstorableText(item, depth + 1));
+  return Object.entries(value).some(([key, inner]) => UNSTORABLE.test(key) || hasUnstorableText(inner, depth + 1));
+}
+
+const UNSTORABLE_MESSAGE = 'Must not contain NUL characters or unpaired surrogates';
+
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
 /** Checks one value against a descriptor; `null` is handled by the caller. */
 export function checkValue(field: FieldDescriptor, value: unknown): Checked {
+  if (hasUnstorableText(value)) return { ok: false, message: UNSTORABLE_MESSAGE };
   switch (field.type) {
     case 'string': {
       if (typeof value !== 'string') return { ok: false, message: 'Expected a string' };

@@ -4,6 +4,7 @@
  */
 import { CellgateError } from '../errors.ts';
 import type { IdempotencyRecord } from '../storage/types.ts';
+import { hasUnstorableText } from './codec.ts';
 
 /** JSON with object keys sorted at every level, so equal bodies hash equal whatever their key order. */
 export function canonicalJson(value: unknown): string {
@@ -28,7 +29,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** Refuses an empty or overlong key (400). */
 export function checkIdempotencyKey(key: string): void {
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || hasUnstorableText(key)) {
     throw new CellgateError('VALIDATION_ERROR', 'Invalid Idempotency-Key', {
       details: { fields: [{ path: 'Idempotency-Key', message: `Must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }] },
     });

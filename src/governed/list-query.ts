@@ -5,7 +5,7 @@
 import { BASE_FIELDS, camelToSnake, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../contract/entity-document/index.ts';
 import { validationError, type FieldIssue } from '../errors.ts';
 import type { FilterOperator, ListFilter, ListQuery, RecordScope } from '../storage/types.ts';
-import { checkValue, isUuid, normalizeDateTime } from './codec.ts';
+import { checkValue, hasUnstorableText, isUuid, normalizeDateTime } from './codec.ts';
 import type { ListParams } from './types.ts';
 
 /** Maximum page size; larger values are clamped. */
@@ -82,7 +82,8 @@ export function buildListQuery(entity: EntityDefinitionDocument, scope: RecordSc
     }
     const values: unknown[] = [];
     for (const item of raw) {
-      const checked = filter.operator === 'contains' || filter.operator === 'startsWith' ? (typeof item === 'string' ? { ok: true as const, value: item } : { ok: false as const, message: 'Expected text' }) : coerce(descriptor, item);
+      const text = filter.operator === 'contains' || filter.operator === 'startsWith';
+      const checked = text ? (typeof item === 'string' && !hasUnstorableText(item) ? { ok: true as const, value: item } : { ok: false as const, message: 'Expected text' }) : coerce(descriptor, item);
       if (checked.ok) values.push(checked.value);
       else issues.push({ path: parameter, message: checked.message });
     }
@@ -94,6 +95,7 @@ export function buildListQuery(entity: EntityDefinitionDocument, scope: RecordSc
   if (params.q !== undefined && params.q !== '') {
     const fields = data?.searching?.fields ?? [];
     if (fields.length === 0) issues.push({ path: 'q', message: 'This resource does not support search' });
+    else if (typeof params.q !== 'string' || hasUnstorableText(params.q)) issues.push({ path: 'q', message: 'Expected text' });
     else search = { fields, term: params.q };
   }
 

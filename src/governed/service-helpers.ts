@@ -2,7 +2,7 @@
 import type { EntityDefinitionDocument } from '../contract/entity-document/index.ts';
 import { CellgateError, validationError } from '../errors.ts';
 import type { RecordScope, StoredRecord } from '../storage/types.ts';
-import { isUuid } from './codec.ts';
+import { hasUnstorableText, isUuid } from './codec.ts';
 import type { ConcurrencyOptions, GovernedContext, HistoryParams } from './types.ts';
 
 /** Default and maximum page size of history reads. */
@@ -83,7 +83,7 @@ export function parseRollbackBody(body: Record<string, unknown>, options: Concur
   if (targetVersion === undefined) throw validationError('targetVersion is required', [{ path: 'targetVersion', message: 'Required' }]);
   const { expectedVersion } = expectedVersionOf(body, options, false);
   const { reason, mode } = body;
-  if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > 1000)) throw validationError('Invalid reason', [{ path: 'reason', message: 'Expected a string of at most 1000 characters' }]);
+  if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > 1000 || hasUnstorableText(reason))) throw validationError('Invalid reason', [{ path: 'reason', message: 'Expected a string of at most 1000 characters' }]);
   if (mode !== undefined && mode !== 'revert-by-new-version') throw validationError('Invalid mode', [{ path: 'mode', message: 'Must be revert-by-new-version' }]);
   const unknown = Object.keys(body).filter((name) => !ROLLBACK_MEMBERS.has(name));
   if (unknown.length > 0) throw validationError('Unknown rollback members', unknown.map((path) => ({ path, message: 'Unknown field' })));

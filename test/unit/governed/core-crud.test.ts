@@ -29,6 +29,19 @@ describe('governed service: create and get', () => {
     );
   });
 
+  it('refuses text no database can store (NUL, unpaired surrogates), at any depth', async () => {
+    const { service } = await setup();
+    for (const name of ['a\u0000b', 'x\uD800', '\uDC00y']) {
+      expect((await rejects(service.create(wsCtx(), { ...customerInput, name }))).details?.fields).toEqual([{ path: 'name', message: expect.stringContaining('NUL') }]);
+    }
+    expect((await service.create(wsCtx(), { ...customerInput, name: 'emoji 😀 ok' })).data.name).toBe('emoji 😀 ok');
+    const events = await setup((await import('./core-fixtures.ts')).ActivityEvent);
+    const ctx = { actor: actor({ roles: ['admin'] }) };
+    expect((await rejects(events.service.create(ctx, { kind: 'k', payload: { deep: ['ok', { 'k\u0000': 1 }] } }))).code).toBe('VALIDATION_ERROR');
+    expect((await rejects(service.list(wsCtx(), { q: 'a\u0000' }))).code).toBe('VALIDATION_ERROR');
+    expect((await rejects(service.create(wsCtx(), customerInput, { idempotencyKey: 'k\u0000' }))).code).toBe('VALIDATION_ERROR');
+  });
+
   it('refuses arrays (bulk) and non-objects', async () => {
     const { service } = await setup();
     expect((await rejects(service.create(wsCtx(), [customerInput]))).code).toBe('VALIDATION_ERROR');
