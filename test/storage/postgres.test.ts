@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CellgateError } from '../../src/errors.ts';
 import { postgresStorage } from 'cellgate/storage/postgres';
-import { runStorageConformance } from '../../src/testing/storage-conformance.ts';
+import { runStorageConformance } from 'cellgate/testing';
 import { auditFor, conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
 import { startTestPostgres } from '../support/postgres.ts';
 import { driverSkip, expectDuplicateIsConflict } from './drivers.ts';

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { sqliteStorage, type SqliteClient } from 'cellgate/storage/sqlite';
 import { ConfigurationError } from '../../src/errors.ts';
-import { runStorageConformance } from '../../src/testing/storage-conformance.ts';
+import { runStorageConformance } from 'cellgate/testing';
 import { auditFor, conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
 import { driverSkip, expectDuplicateIsConflict } from './drivers.ts';
 

@@ -33,9 +33,17 @@ export const BASE_COLUMN_SPECS: readonly ColumnSpec[] = [
  * Every column of an entity table. Business columns accept NULL: an optional field may be absent,
  * and whether a field may be null is the core's rule, checked before a value gets here.
  */
-export function entityColumns(model: EntityStorageModel): ColumnSpec[] {
-  return [...BASE_COLUMN_SPECS, ...model.fields.map((field) => col(field.name, fieldKind(field)))];
+export function entityColumns(model: EntityStorageModel): readonly ColumnSpec[] {
+  let columns = columnCache.get(model);
+  if (columns === undefined) {
+    columns = [...BASE_COLUMN_SPECS, ...model.fields.map((field) => col(field.name, fieldKind(field)))];
+    columnCache.set(model, columns);
+  }
+  return columns;
 }
+
+// Models are long-lived objects (one per entity major); computing their columns once per write adds up.
+const columnCache = new WeakMap<EntityStorageModel, readonly ColumnSpec[]>();
 
 /** Kind of a column an entity list may filter, search or sort on, or undefined if not allowed. */
 export function entityColumnKind(model: EntityStorageModel, name: string): ColumnKind | undefined {

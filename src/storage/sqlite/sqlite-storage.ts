@@ -59,6 +59,32 @@ function prepare(client: SqliteClient, busyTimeoutMs: number): void {
   );
 }
 
+/** Most prepared statements kept per connection; the generated SQL set is small and fixed per model. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running these short statements, so
+ * statements are reused by SQL text (one connection, run one at a time, so reuse is safe).
+ */
+function withStatementCache(client: SqliteClient, close: () => void): SqliteDatabase {
+  const cache = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  return {
+    prepare(source) {
+      let statement = cache.get(source);
+      if (statement === undefined) {
+        statement = client.prepare(source);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(source, statement);
+      }
+      return statement;
+    },
+    close() {
+      cache.clear();
+      close();
+    },
+  };
+}
+
 async function openFile(filename: string): Promise<SqliteClient> {
   if (filename !== ':memory:' && filename !== '') {
     const [{ mkdir }, { dirname, resolve }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
@@ -101,7 +127,7 @@ export function sqliteStorage(options: SqliteStorageOptions): StorageDriver {
       const client = await load();
       prepare(client, busyTimeoutMs);
       // Kysely closes its database on destroy(); a client the caller owns must survive that.
-      return owned ? client : { prepare: (source: string) => client.prepare(source), close: () => undefined };
+      return withStatementCache(client, owned ? () => client.close() : () => undefined);
     },
   });
   return createSqlStorage({
