@@ -5,6 +5,7 @@
  * forward SIGTERM, which would leave the host running after the test.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -113,6 +114,40 @@ describe('reference host over HTTP', () => {
     expect(await host.exited).toBe(0);
     expect(host.stdout()).toContain('stopped');
   });
+});
+
+describe('reference host shutdown', () => {
+  it('finishes a request in flight when SIGTERM arrives, refuses new connections, then exits 0', async () => {
+    const host = await startHost({ PORT: '0', DATABASE_URL: 'memory:' });
+    try {
+      const body = JSON.stringify({ manifest: { apiVersion: 'platform/v1alpha1' } });
+      const half = Math.floor(body.length / 2);
+      const answer = new Promise<{ status: number; text: string }>((done, fail) => {
+        const req = httpRequest(`${host.url}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => done({ status: res.statusCode!, text }));
+        });
+        req.on('error', fail);
+        req.write(body.slice(0, half));
+        // The rest of the body arrives only after the host has started shutting down.
+        void expect
+          .poll(host.stdout, { timeout: 10_000, interval: 50 })
+          .toContain('SIGTERM')
+          .then(() => req.end(body.slice(half)), fail);
+      });
+      // Give the server time to receive the headers, so the request is in flight.
+      await new Promise((done) => setTimeout(done, 300));
+      host.child.kill('SIGTERM');
+      const { status, text } = await answer;
+      expect(status).toBe(200);
+      expect(JSON.parse(text).valid).toBe(false);
+      expect(await host.exited).toBe(0);
+      await expect(fetch(`${host.url}/health`)).rejects.toThrow();
+    } finally {
+      if (host.child.exitCode === null) host.child.kill('SIGKILL');
+    }
+  }, 90_000);
 });
 
 describe('reference host settings', () => {
