@@ -307,6 +307,17 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         for (const output of [versions.text, audit.text, JSON.stringify(s.logs)]) expect(output).not.toContain(token);
         // The record itself still holds the credential (rollback stays exact).
         expect((await send(s.api, 'GET', url, { token: s.tokens.admin })).body.data.paymentToken).toBe(`${token}_2`);
+        // Sensitive personal data and hashed free text stay out of snapshots too.
+        const c = (await createCustomer(s, customer({ email: 'hidden.person@acme.example', phone: '+1 555 0199', notes: 'never show this note' }))).body.data;
+        await send(s.api, 'PATCH', `${paths.customers()}/${c.id}`, { token: s.tokens.admin, body: { expectedVersion: 1, email: 'moved.person@acme.example' } });
+        const outputs = [
+          (await send(s.api, 'GET', `${paths.customers()}/${c.id}/versions`, { token: s.tokens.admin })).text,
+          (await auditOf(s, c.id)).text,
+          JSON.stringify(s.logs),
+        ];
+        for (const output of outputs) {
+          for (const value of ['hidden.person@acme.example', 'moved.person@acme.example', '+1 555 0199', 'never show this note']) expect(output).not.toContain(value);
+        }
       });
 
       it('pages history with cursors, newest first, and needs audit:read', async () => {
@@ -331,6 +342,20 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expectError(await send(s.api, 'GET', `/v1/audit/${ids.otherCell}`, { token: s.tokens.admin }), 404, 'NOT_FOUND');
         // Another tenant sees none of it.
         expect((await send(s.api, 'GET', '/v1/audit', { token: s.tokens.otherTenant })).body.data).toEqual([]);
+        expectError(await send(s.api, 'GET', `/v1/audit/${next.body.data[0].id}`, { token: s.tokens.otherTenant }), 404, 'NOT_FOUND');
+      });
+
+      it('limits /v1/audit to workspaces where an actor without tenant-wide roles holds a role', async () => {
+        const s = await setup();
+        const a = (await createCustomer(s)).body.data;
+        const other = (await send(s.api, 'POST', paths.customers(ids.otherWs), { token: s.tokens.admin, body: customer() })).body.data;
+        expectError(await send(s.api, 'GET', '/v1/audit', { token: s.tokens.editor }), 403, 'FORBIDDEN');
+        expectError(await send(s.api, 'GET', `/v1/audit?workspaceId=${ids.otherWs}`, { token: s.tokens.editor }), 403, 'FORBIDDEN');
+        const own = await send(s.api, 'GET', `/v1/audit?workspaceId=${ids.ws}`, { token: s.tokens.editor });
+        expect(own.body.data.map((r: { resourceId: string }) => r.resourceId)).toEqual([a.id]);
+        const foreign = (await send(s.api, 'GET', `/v1/audit?resourceId=${other.id}`, { token: s.tokens.admin })).body.data[0];
+        expectError(await send(s.api, 'GET', `/v1/audit/${foreign.id}`, { token: s.tokens.editor }), 404, 'NOT_FOUND');
+        expect((await send(s.api, 'GET', `/v1/audit/${own.body.data[0].id}`, { token: s.tokens.editor })).status).toBe(200);
       });
     });
 
@@ -482,9 +507,24 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expect(s.errors).toHaveLength(1);
       });
 
-      it('lets hooks refuse with a CellgateError', async () => {
-        const s = await setup({ hooks: { onRequest: (_req, { actor }) => { if (actor.id === ids.viewer) throw new CellgateError('FORBIDDEN', 'Viewers are paused.'); } } });
-        expectError(await send(s.api, 'GET', paths.customers(), { token: s.tokens.viewer }), 403, 'FORBIDDEN');
+      it('lets hooks see the scope, refuse with a CellgateError and replace answers', async () => {
+        const seen: unknown[] = [];
+        const s = await setup({
+          hooks: {
+            onRequest: (_req, { actor, scope }) => {
+              seen.push(scope);
+              if (actor.id === ids.viewer) throw new CellgateError('FORBIDDEN', 'Viewers are paused.');
+            },
+            onResponse: (response) => {
+              response.headers.set('x-hooked', 'yes');
+            },
+          },
+        });
+        const refused = await send(s.api, 'GET', paths.customers(), { token: s.tokens.viewer });
+        expectError(refused, 403, 'FORBIDDEN');
+        expect(refused.headers.get('x-hooked')).toBe('yes');
+        await send(s.api, 'GET', paths.invoices(), { token: s.tokens.admin });
+        expect(seen).toEqual([{ workspaceId: ids.ws }, { workspaceId: ids.ws, cellId: ids.cell }]);
       });
 
       it('replays a create with the same Idempotency-Key and refuses another body with 422', async () => {

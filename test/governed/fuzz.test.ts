@@ -45,7 +45,11 @@ describe('governed routes under fuzz (memory)', () => {
       fc.string({ maxLength: 8 }),
     );
     const query = fc.array(fc.tuple(queryKey, junk), { maxLength: 4 }).map((pairs) => (pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ''));
-    const token = fc.constantFrom<string | undefined>(admin, s.tokens.viewer, s.tokens.editor, s.tokens.otherTenant, expired, tampered, 'garbage', undefined, 'a.b.c');
+    const token = fc.oneof(
+      fc.constantFrom<string | undefined>(admin, admin, s.tokens.viewer, s.tokens.editor, s.tokens.otherTenant, expired, tampered, undefined, 'a.b.c'),
+      fc.string({ maxLength: 60 }).filter((value) => /^[\x21-\x7e]+$/.test(value)),
+      fc.tuple(fc.base64String({ maxLength: 40 }), fc.base64String({ maxLength: 80 }), fc.base64String({ maxLength: 40 })).map((parts) => parts.join('.')),
+    );
     const headerName = fc.constantFrom('if-match', 'idempotency-key', 'content-type', 'x-correlation-id', 'traceparent', 'x-forwarded-for', 'user-agent', 'content-length');
     const headerValue = fc.oneof(junk, fc.constantFrom('"1"', '"2"', 'W/"1"', '*', 'application/json', 'text/plain', 'application/merge-patch+json', ids.cell, '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'));
     const headers = fc.dictionary(headerName, headerValue.filter((v) => /^[\x20-\x7e]*$/.test(v)), { maxKeys: 3 });

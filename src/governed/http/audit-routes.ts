@@ -1,7 +1,8 @@
 /**
  * Tenant-wide history (DECISIONS B8): `GET /v1/audit?resourceType&resourceId&workspaceId&limit&cursor`
  * and `GET /v1/audit/:auditId`, read straight from storage (records are redacted when written),
- * tenant from the token, permission `audit:read` required.
+ * tenant from the token, permission `audit:read` required; without a tenant-wide role, only the
+ * history of workspaces where the actor holds a role.
  */
 import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError, validationError } from '../../errors.ts';
@@ -21,6 +22,23 @@ function requireAuditRead(actor: Actor): void {
   if (!actor.permissions.includes('audit:read')) {
     throw new CellgateError('FORBIDDEN', 'Reading audit history needs the audit:read permission.');
   }
+}
+
+/**
+ * Tenant-wide roles open the whole tenant's history; an actor with workspace roles only reads the
+ * history of a workspace it holds a role in, named by `workspaceId`.
+ */
+function requireWorkspaceReach(actor: Actor, workspaceId: string | undefined): void {
+  if (actor.roles.length > 0) return;
+  if (workspaceId === undefined) {
+    throw new CellgateError('FORBIDDEN', 'Without a tenant-wide role, name a workspaceId you hold a role in.');
+  }
+  if ((actor.workspaces[workspaceId] ?? []).length === 0) throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
+}
+
+/** Whether the actor may see one audit record (records outside its reach answer 404). */
+function withinReach(actor: Actor, workspaceId: string | null): boolean {
+  return actor.roles.length > 0 || (workspaceId !== null && (actor.workspaces[workspaceId] ?? []).length > 0);
 }
 
 function uuidParam(params: URLSearchParams, name: string): string | undefined {
@@ -46,6 +64,7 @@ export function auditRoutes(storage: StorageDriver, pipeline: Pipeline, basePath
       }
       const resourceId = uuidParam(params, 'resourceId');
       const workspaceId = uuidParam(params, 'workspaceId');
+      requireWorkspaceReach(actor, workspaceId);
       const limit = paging.limit ?? DEFAULT_HISTORY_LIMIT;
       const query: AuditQuery = {
         tenantId: actor.tenantId,
@@ -68,7 +87,7 @@ export function auditRoutes(storage: StorageDriver, pipeline: Pipeline, basePath
       const params = new URL(request.url).searchParams;
       onlyParams(params, []);
       const record = isUuid(auditId) ? await storage.getAudit(actor.tenantId, auditId.toLowerCase()) : null;
-      if (record === null) throw new CellgateError('NOT_FOUND', 'Audit record not found.');
+      if (record === null || !withinReach(actor, record.workspaceId)) throw new CellgateError('NOT_FOUND', 'Audit record not found.');
       return jsonResponse({ data: record });
     }),
   );

@@ -6,7 +6,7 @@
 import { errorResponse } from '../../http/responses.ts';
 import type { Authenticator } from '../auth/verify.ts';
 import type { RateLimiter } from '../rate-limit.ts';
-import type { GovernedContext } from '../types.ts';
+import type { GovernedContext, GovernedScope } from '../types.ts';
 import { CORRELATION_HEADER, clientIpOf, correlationIdOf, traceIdOf, userAgentOf, type ClientIpOptions } from './request-meta.ts';
 
 /**
@@ -61,11 +61,15 @@ export async function answer(
   return finish(pipeline, request, response, correlationId);
 }
 
-/** Runs an operation for an authenticated, rate-limited actor with the request's audit metadata. */
+/**
+ * Runs an operation for an authenticated, rate-limited actor with the request's audit metadata
+ * and the scope of its path (`scope` throws 404 for a malformed path), so hooks see the scope too.
+ */
 export function governed(
   pipeline: Pipeline,
   request: Request,
   operation: (context: GovernedContext) => Promise<Response>,
+  scope?: () => GovernedScope,
 ): Promise<Response> {
   return answer(pipeline, request, async (correlationId) => {
     const actor = await pipeline.authenticate(request);
@@ -78,6 +82,7 @@ export function governed(
         ip: clientIpOf(request, pipeline),
         userAgent: userAgentOf(request),
       },
+      ...(scope === undefined ? {} : { scope: scope() }),
     };
     await pipeline.hooks?.onRequest?.(request, context);
     return operation(context);

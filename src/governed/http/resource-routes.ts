@@ -36,10 +36,12 @@ export function resourceRoutes(options: ResourceRouteOptions): MatchFunction {
   const route =
     (operation: (request: IRequest, context: GovernedContext, id: string) => Promise<Response>, withId = true) =>
     (request: IRequest) =>
-      governed(pipeline, request, (context) => {
-        const scoped: GovernedContext = { ...context, scope: scopeOf(request.params, scopeKind) };
-        return operation(request, scoped, withId ? idOf(request.params) : '');
-      });
+      governed(
+        pipeline,
+        request,
+        (context) => operation(request, context, withId ? idOf(request.params) : ''),
+        () => scopeOf(request.params, scopeKind),
+      );
   const refuse = (allow: readonly string[]) => (request: IRequest) =>
     answer(pipeline, request, () => {
       throw methodNotAllowed(request.method, allow);
