@@ -16,7 +16,7 @@ import { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
 import { writeResponse } from './response.ts';
 
 export { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
-export { readIfComplete, toNodeHeaders, writeResponse, type WriteResponseOptions } from './response.ts';
+export { bufferedBody, readIfComplete, toNodeHeaders, writeResponse, type WriteResponseOptions } from './response.ts';
 
 /** Options shared by every Node-based adapter. */
 export interface NodeAdapterOptions {
@@ -48,6 +48,36 @@ export interface HandleNodeRequestOptions extends NodeAdapterOptions, Pick<ToReq
 }
 
 /**
+ * {@link toRequest} plus the disconnect wiring: when `res` closes before it finished, the
+ * request's `signal` aborts. A body a framework left on `req.body` is used once the stream is read.
+ */
+export function toAbortableRequest(req: IncomingMessage, res: ServerResponse, options: ToRequestOptions = {}): Request {
+  const body = options.body ?? (req as IncomingMessage & { body?: unknown }).body;
+  const request = toRequest(req, body === undefined ? options : { ...options, body });
+  res.once('close', () => {
+    if (!res.writableFinished) abortRequest(request);
+  });
+  if (request.method !== 'GET' && request.method !== 'HEAD') res.once('finish', () => drainUnread(req));
+  return request;
+}
+
+/** How long an unread request body (refused as too large, or never needed) may keep arriving. */
+const DRAIN_MS = 500;
+
+/**
+ * After the answer went out, discards what is left of an unread request body so the connection can
+ * be reused, and cuts the connection if the client keeps sending for longer than {@link DRAIN_MS}.
+ */
+function drainUnread(req: IncomingMessage): void {
+  if (req.readableEnded || req.destroyed) return;
+  const timer = setTimeout(() => req.socket?.destroy(), DRAIN_MS);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer)).once('close', () => clearTimeout(timer));
+  req.on('error', () => undefined);
+  req.resume();
+}
+
+/**
  * Converts, dispatches and writes back one request: the body of every Node adapter. Resolves once
  * the response is written (or handed to `next`); never rejects.
  */
@@ -59,12 +89,7 @@ export async function handleNodeRequest(
 ): Promise<void> {
   let request: Request | undefined;
   try {
-    const body = options.body ?? (req as IncomingMessage & { body?: unknown }).body;
-    request = toRequest(req, body === undefined ? options : { ...options, body });
-    const live = request;
-    res.once('close', () => {
-      if (!res.writableFinished) abortRequest(live);
-    });
+    request = toAbortableRequest(req, res, options);
     const response = options.next ? await handler.match(request) : await handler(request);
     if (!response) return options.next?.();
     await writeResponse(res, response, { method: request.method });

@@ -205,10 +205,9 @@ function streamBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
         incoming.resume();
       },
       cancel() {
-        // The core stopped reading (e.g. body over the limit): stop delivering; Node discards the
-        // rest once the response has been written.
+        // The core stopped reading (e.g. body over the limit): stop delivering; the adapter
+        // discards the rest once the answer has been written.
         incoming.off('data', onData);
-        incoming.pause();
       },
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
