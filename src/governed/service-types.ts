@@ -31,7 +31,7 @@ export interface RedactionOptions {
 
 /** Options of {@link createGovernedService}. */
 export interface GovernedServiceOptions {
-  /** The entity, from `defineEntity(document)`. */
+  /** The entity, from `defineEntity(document)` (a raw document is checked with `defineEntity` here). */
   entity: EntityDefinitionDocument;
   /** The storage driver, e.g. `memoryStorage()`. The caller runs `storage.migrate(...)`. */
   storage: StorageDriver;

@@ -3,8 +3,8 @@
  * mutation is one storage transaction: get → version check → apply → validate → conditional update
  * → version state → audit (DESIGN.md "Flow of one governed PATCH").
  */
-import { entityReference, resourcePathName, toStorageModel } from '../contract/entity-document/index.ts';
-import { CellgateError, validationError } from '../errors.ts';
+import { defineEntity, entityReference, resourcePathName, toStorageModel, type EntityDocumentInput } from '../contract/entity-document/index.ts';
+import { CellgateError, ConfigurationError, validationError } from '../errors.ts';
 import type { AuditEventType, StorageSession, StoredRecord } from '../storage/types.ts';
 import { authorize, type AccessPolicy } from './access.ts';
 import { buildAuditRecord, snapshotOf, TenantHasher, type AuditPolicy } from './audit/index.ts';
@@ -43,7 +43,11 @@ const randomSecret = (): string => [...crypto.getRandomValues(new Uint8Array(32)
  * const created = await invoices.create({ actor, scope: { workspaceId, cellId } }, { invoiceNumber: 'INV-1', amount: 100 });
  */
 export function createGovernedService(options: GovernedServiceOptions): GovernedService {
-  const { entity, storage } = options;
+  const { storage } = options;
+  if (storage === undefined || typeof storage?.transaction !== 'function') throw new ConfigurationError('storage', 'is required: a StorageDriver such as memoryStorage()');
+  if (options.tier !== undefined && !['tier-1', 'tier-2', 'tier-3'].includes(options.tier)) throw new ConfigurationError('tier', 'must be tier-1, tier-2 or tier-3');
+  // defineEntity freezes what it returns; anything else is a raw document to check now.
+  const entity = Object.isFrozen(options.entity) ? options.entity : defineEntity(options.entity as EntityDocumentInput);
   const tier = options.tier ?? entity.governance_tier;
   const rollbackEnabled = tier === 'tier-1' || (tier === 'tier-2' && options.rollback !== false);
   const resourceName = options.resourceName ?? resourcePathName(entity.name);

@@ -8,6 +8,22 @@ async function rejects(promise: Promise<unknown>): Promise<CellgateError> {
   return error as CellgateError;
 }
 
+describe('governed service: construction', () => {
+  it('checks options and raw documents with configuration errors naming the path', async () => {
+    const { createGovernedService } = await import('../../../src/governed/index.ts');
+    const { memoryStorage } = await import('../../../src/storage/memory/index.ts');
+    const { ConfigurationError } = await import('../../../src/errors.ts');
+    expect(() => createGovernedService({ entity: Customer, storage: undefined as never })).toThrow(ConfigurationError);
+    expect(() => createGovernedService({ entity: Customer, storage: memoryStorage(), tier: 'tier-9' as never })).toThrow('tier');
+    const raw = { ...structuredClone(Customer), fields: { ...structuredClone(Customer.fields), amount: { type: 'money' } } };
+    expect(() => createGovernedService({ entity: raw as never, storage: memoryStorage() })).toThrow('entity.fields.amount.type');
+    const fromRaw = createGovernedService({ entity: structuredClone(Customer), storage: memoryStorage() });
+    expect(fromRaw.resourceType).toBe('crm.Customer@v1');
+    expect(fromRaw.resourceName).toBe('customers');
+    expect(fromRaw.readPermission).toBe('crm.customers.read');
+  });
+});
+
 describe('governed service: create and get', () => {
   it('creates version 1 with server-assigned fields and reads it back', async () => {
     const { service } = await setup();
