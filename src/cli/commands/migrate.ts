@@ -4,12 +4,10 @@
  * the reference host's demo entities or the documents given with `--entity`. Safe to run from
  * several processes at once. Exit 0 done, 1 database or document failure, 2 bad arguments or URL.
  */
-import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
 import { defineEntity, toStorageModel } from '../../contract/entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
-import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
+import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
 
 const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>]
 
@@ -25,24 +23,10 @@ Options:
 
 Exit codes: 0 migrated, 1 database or entity document failure, 2 bad arguments or DATABASE_URL.`;
 
-async function readEntity(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'read failed'}`);
-  }
-  try {
-    return parse(text) as unknown;
-  } catch {
-    throw new UsageError(`${path} is neither YAML nor JSON`);
-  }
-}
-
 async function models(files: string[]): Promise<EntityStorageModel[]> {
   const documents: Array<[string, unknown]> = [];
   if (files.length > 0) {
-    for (const file of files) documents.push([file, await readEntity(file)]);
+    for (const file of files) documents.push([file, await readDocumentFile(file)]);
   } else {
     const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../../../examples/reference-host/governed.ts');
     for (const file of DEMO_ENTITY_FILES) documents.push([file, loadDemoEntity(file)]);
