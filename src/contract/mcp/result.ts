@@ -29,14 +29,16 @@ export function toolError(message: string): CallToolResult {
 /**
  * Runs a tool body; a {@link CellgateError} (unknown key, bad filter value) becomes a
  * {@link toolError}, followed by `hint` (what to call instead) unless the message already names a
- * tool. Anything else is a bug and propagates to the SDK, which reports it as a tool error
- * without a stack.
+ * tool. Anything else is a bug: the agent gets a generic error with a correlation id, never the
+ * internal message (the SDK would otherwise pass `error.message` through).
  */
 export async function guarded(body: () => CallToolResult | Promise<CallToolResult>, hint?: string): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {
-    if (!(error instanceof CellgateError)) throw error;
+    if (!(error instanceof CellgateError)) {
+      return toolError(`An unexpected error occurred (correlation id ${crypto.randomUUID()}). Retry, or report it with the correlation id.`);
+    }
     const message = describeError(error);
     return toolError(hint && !/\b[a-z]+_[a-z_]+\b/.test(error.message) ? `${message}\n${hint}` : message);
   }
