@@ -81,6 +81,25 @@ describe('answers conform to the OpenAPI document', () => {
   });
 });
 
+describe('documented request examples', () => {
+  it('are accepted by their route (200), and the validation examples are valid documents', async () => {
+    const withExamples = Object.entries<Record<string, any>>(doc.paths).filter(([, item]) => item.post?.requestBody?.content['application/json'].example !== undefined);
+    expect(withExamples.length).toBeGreaterThanOrEqual(8);
+    for (const [path, item] of withExamples) {
+      const example = item.post.requestBody.content['application/json'].example;
+      const answer = await json(post(handler, path, example));
+      if (path.startsWith('/api/validate/')) expect(answer.valid, path).toBe(true);
+      if (path === '/api/guidance/recommend') expect(answer.matchedDomain).toBe('crm');
+    }
+  });
+
+  it('every error status shows an example envelope with a code of that status', () => {
+    const validate = doc.paths['/api/validate/manifest'].post.responses;
+    expect(Object.keys(validate['400'].content['application/json'].examples).sort()).toEqual(['BAD_REQUEST', 'VALIDATION_ERROR']);
+    expect(validate['413'].content['application/json'].examples.PAYLOAD_TOO_LARGE.value.error).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
+
 describe('the served JSON Schema documents', () => {
   it('accept every example and refuse a broken one', async () => {
     const manifestSchema = ajv.compile(await json(call(handler, '/api/json-schema/manifest')));

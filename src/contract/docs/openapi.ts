@@ -39,6 +39,20 @@ const ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: 'Unexpected failure; `details.correlationId` identifies it in the host logs.',
 };
 
+/** One example envelope per code, shown in the docs next to each error status. */
+const ERROR_EXAMPLE: Partial<Record<ErrorCode, { message: string; details?: Record<string, unknown> }>> = {
+  BAD_REQUEST: { message: "Request body is not valid JSON. Expected property name or '}' in JSON at position 1" },
+  VALIDATION_ERROR: { message: 'Request body is invalid (manifest: Required).', details: { fields: [{ path: 'manifest', message: 'Required' }] } },
+  NOT_FOUND: { message: 'Primitive "flux-capacitor" not found. Call list_primitives to see the catalog.' },
+  METHOD_NOT_ALLOWED: { message: 'GET is not allowed here; use POST, OPTIONS.' },
+  PAYLOAD_TOO_LARGE: { message: 'Request body exceeds the limit of 1048576 bytes.', details: { limit: 1048576 } },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'Content-Type must be application/json, received text/plain.' },
+  INTERNAL_ERROR: {
+    message: 'An unexpected error occurred. Quote the correlation id when reporting it.',
+    details: { correlationId: '5f0c7a1e-2d4b-4c8e-9a51-3b2f6d7e8c90' },
+  },
+};
+
 function errorsOf(route: RouteDefinition): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.errors ?? []);
   if (route.body) for (const code of ['BAD_REQUEST', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) codes.add(code);
@@ -93,21 +107,32 @@ export function buildOpenApiDocument(routes: RouteDefinition[], settings: OpenAp
         const ok = response
           ? { description: 'Success.', content: { [(route.contentType ?? 'application/json').split(';')[0]!]: { schema: response.ref() } } }
           : { description: (route.response as { description: string }).description, content: { [(route.response as { contentType: string }).contentType]: {} } };
+        // Codes grouped by status (BAD_REQUEST and VALIDATION_ERROR are both 400), one example each.
+        const byStatus = new Map<string, ErrorCode[]>();
+        for (const code of errorsOf(route)) byStatus.set(String(errorStatus[code]), [...(byStatus.get(String(errorStatus[code])) ?? []), code]);
         const errors = Object.fromEntries(
-          errorsOf(route).map((code) => [
-            String(errorStatus[code]),
-            { description: ERROR_TEXT[code] ?? code, content: { 'application/json': { schema: error.ref() } } },
+          [...byStatus].map(([status, codes]) => [
+            status,
+            {
+              description: codes.map((code) => ERROR_TEXT[code] ?? code).join(' '),
+              content: {
+                'application/json': {
+                  schema: error.ref(),
+                  examples: Object.fromEntries(codes.map((code) => [code, { value: { error: code, ...(ERROR_EXAMPLE[code] ?? { message: code }) } }])),
+                },
+              },
+            },
           ]),
         );
-        // Two codes can share a status (BAD_REQUEST and VALIDATION_ERROR are both 400).
-        if (route.body) errors['400'] = { description: `${ERROR_TEXT.BAD_REQUEST} ${ERROR_TEXT.VALIDATION_ERROR}`, content: { 'application/json': { schema: error.ref() } } };
         return {
           operationId: route.operationId,
           tags: [route.tag],
           summary: route.summary,
           description: route.description,
           ...(params.length > 0 ? { parameters: params.map((parameter) => parameter()) } : {}),
-          ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body.ref() } } } } : {}),
+          ...(body
+            ? { requestBody: { required: true, content: { 'application/json': { schema: body.ref(), ...(route.example ? { example: route.example() } : {}) } } } }
+            : {}),
           responses: { '200': ok, ...errors },
         };
       },

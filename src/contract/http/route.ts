@@ -41,6 +41,8 @@ export interface RouteDefinition {
   params?: z.ZodObject;
   /** Request body schema: the same zod schema the service parses the body with. */
   body?: z.ZodType;
+  /** A request body shown (and pre-filled by "Try it out") in the docs; computed once, when the document is built. */
+  example?: () => unknown;
   /** Success (200) answer: a zod schema for JSON, or a raw content type. */
   response: z.ZodType | RawContent;
   /** Content type of a JSON success answer. @default 'application/json; charset=utf-8' */

@@ -116,13 +116,13 @@ export const contractRoutes: RouteDefinition[] = [
   // --- validation (200 valid or not) ----------------------------------------------------------
   ...(
     [
-      ['manifest', 'validateManifest', 'Validate a manifest', 'Structural, then semantic checks of a CellManifestV1. The input is not transformed.', services.ValidateManifestRequestSchema, ValidationResultSchema, services.validateManifest],
-      ['entity', 'validateEntity', 'Validate an entity', 'Structural and semantic checks of one EntityDefinition.', services.ValidateEntityRequestSchema, ValidationResultSchema, services.validateEntity],
-      ['page', 'validatePage', 'Validate a page', 'Checks one PageDefinition.', services.ValidatePageRequestSchema, ValidationResultSchema, services.validatePage],
-      ['normalize', 'normalizeManifest', 'Validate and normalize a manifest', 'If valid, answers the manifest with defaults filled and omitted arrays as empty arrays; if not, the errors and no `manifest`.', services.ValidateManifestRequestSchema, NormalizeResultSchema, services.normalizeManifest],
-      ['entity-document', 'validateEntityDocument', 'Validate an entity definition document', 'The body is the standalone (snake_case) entity definition document itself, checked by the same validator `defineEntity` uses.', services.EntityDocumentRequestSchema, ValidationResultSchema, services.validateEntityDocument],
+      ['manifest', 'validateManifest', 'Validate a manifest', 'Structural, then semantic checks of a CellManifestV1. The input is not transformed.', services.ValidateManifestRequestSchema, ValidationResultSchema, services.validateManifest, () => ({ manifest: services.getExample('minimal-manifest') })],
+      ['entity', 'validateEntity', 'Validate an entity', 'Structural and semantic checks of one EntityDefinition.', services.ValidateEntityRequestSchema, ValidationResultSchema, services.validateEntity, () => ({ entity: services.getExample('entities/customer.entity') })],
+      ['page', 'validatePage', 'Validate a page', 'Checks one PageDefinition.', services.ValidatePageRequestSchema, ValidationResultSchema, services.validatePage, () => ({ page: { key: 'dashboard', type: 'dashboard', title: 'Dashboard', path: '/dashboard' } })],
+      ['normalize', 'normalizeManifest', 'Validate and normalize a manifest', 'If valid, answers the manifest with defaults filled and omitted arrays as empty arrays; if not, the errors and no `manifest`.', services.ValidateManifestRequestSchema, NormalizeResultSchema, services.normalizeManifest, () => ({ manifest: services.getExample('minimal-manifest') })],
+      ['entity-document', 'validateEntityDocument', 'Validate an entity definition document', 'The body is the standalone (snake_case) entity definition document itself, checked by the same validator `defineEntity` uses.', services.EntityDocumentRequestSchema, ValidationResultSchema, services.validateEntityDocument, undefined],
     ] as const
-  ).map(([name, operationId, summary, description, body, response, run]): RouteDefinition => ({
+  ).map(([name, operationId, summary, description, body, response, run, example]): RouteDefinition => ({
     method: 'POST',
     path: `/api/validate/${name}`,
     operationId,
@@ -131,18 +131,19 @@ export const contractRoutes: RouteDefinition[] = [
     description: `${description} Answers 200 whether the input is valid or not.`,
     body,
     response,
+    ...(example ? { example } : {}),
     handle: ({ body: input }) => run(input),
   })),
 
   // --- guidance -------------------------------------------------------------------------------
   ...(
     [
-      ['recommend', 'recommend', 'Recommend a manifest structure', 'Entities, pages, relations and navigation for a plain-language goal, from the matched domain template (`matchedDomain: null` and empty lists when none matches).', RecommendInputSchema, RecommendResultSchema, services.recommend],
-      ['suggest-pages', 'suggestPages', 'Suggest pages for entities', 'A dashboard plus list, detail and create pages per entity key, and the navigation for them.', SuggestPagesInputSchema, SuggestPagesResultSchema, services.suggestPages],
-      ['suggest-relations', 'suggestRelations', 'Suggest relations', 'A belongs_to relation for every `<other_entity>_id` field.', SuggestRelationsInputSchema, SuggestRelationsResultSchema, services.suggestRelations],
-      ['explain-errors', 'explainErrors', 'Explain validation errors', 'For each `{ field, message }`: the path, the problem, a fix and the MCP tools that help; same length and order as the input.', ExplainErrorsInputSchema, ExplainErrorsResultSchema, services.explainErrors],
+      ['recommend', 'recommend', 'Recommend a manifest structure', 'Entities, pages, relations and navigation for a plain-language goal, from the matched domain template (`matchedDomain: null` and empty lists when none matches).', RecommendInputSchema, RecommendResultSchema, services.recommend, { goal: 'A CRM for our sales team to track customers and invoices' }],
+      ['suggest-pages', 'suggestPages', 'Suggest pages for entities', 'A dashboard plus list, detail and create pages per entity key, and the navigation for them.', SuggestPagesInputSchema, SuggestPagesResultSchema, services.suggestPages, { entities: ['customer', 'invoice'] }],
+      ['suggest-relations', 'suggestRelations', 'Suggest relations', 'A belongs_to relation for every `<other_entity>_id` field.', SuggestRelationsInputSchema, SuggestRelationsResultSchema, services.suggestRelations, { entities: [{ key: 'customer', fields: ['name'] }, { key: 'invoice', fields: ['number', 'customer_id'] }] }],
+      ['explain-errors', 'explainErrors', 'Explain validation errors', 'For each `{ field, message }`: the path, the problem, a fix and the MCP tools that help; same length and order as the input.', ExplainErrorsInputSchema, ExplainErrorsResultSchema, services.explainErrors, { errors: [{ field: 'metadata', message: 'Required' }] }],
     ] as const
-  ).map(([name, operationId, summary, description, body, response, run]): RouteDefinition => ({
+  ).map(([name, operationId, summary, description, body, response, run, example]): RouteDefinition => ({
     method: 'POST',
     path: `/api/guidance/${name}`,
     operationId,
@@ -151,6 +152,7 @@ export const contractRoutes: RouteDefinition[] = [
     description,
     body,
     response,
+    example: () => example,
     handle: ({ body: input }) => run(input),
   })),
 
