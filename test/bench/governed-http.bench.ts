@@ -53,7 +53,11 @@ beforeAll(async () => {
   plainItem = `${collection}/${plainCreated.data.id}`;
 });
 let plainItem = '';
-afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+// Vitest runs only top-level hooks around benches; the interleaved ratios run here, before the server stops.
+afterAll(async () => {
+  await interleavedRatios();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+}, 120_000);
 
 /** Long enough to smooth a busy machine; warm-up so JIT does not favour later entries. */
 const options = { time: 2000, warmupTime: 500, warmupIterations: 50 };
@@ -76,6 +80,51 @@ describe('governed over HTTP (memory) vs GET /health on the same server', () => 
     await (await fetch(patchUrl, { headers: headers() })).arrayBuffer();
   }, options);
 });
+
+/** Median of a list of durations. */
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * The same four requests interleaved round by round, so load spikes of a shared machine hit every
+ * kind alike; prints the medians and each kind's requests/s as a ratio to GET /health.
+ */
+async function interleavedRatios(rounds = 400): Promise<void> {
+  const kinds: Record<string, () => Promise<Response>> = {
+    'GET /health': () => fetch(`${url}/health`),
+    'POST create': () => fetch(`${url}${collection}`, { method: 'POST', body, headers: headers() }),
+    PATCH: async () => {
+      const response = await fetch(patchUrl, { method: 'PATCH', body: JSON.stringify({ expectedVersion: version, annualRevenue: version }), headers: headers() });
+      if (response.status === 200) version += 1;
+      return response;
+    },
+    'GET item': () => fetch(patchUrl, { headers: headers() }),
+  };
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(kinds).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, call] of Object.entries(kinds)) {
+      const start = performance.now();
+      await (await call()).arrayBuffer();
+      if (round >= 50) times[name]!.push(performance.now() - start);
+    }
+  }
+  // JWT cost: the same in-process GET with an HS256 token vs with an auth function (no JWT).
+  const jwt: number[] = [];
+  const plain: number[] = [];
+  for (let round = 0; round < rounds * 4; round++) {
+    let start = performance.now();
+    await plainApi(new Request(`http://h${plainItem}`));
+    plain.push(performance.now() - start);
+    start = performance.now();
+    await jwtApi(new Request(`http://h${itemPath}`, { headers: { authorization: `Bearer ${token}` } }));
+    jwt.push(performance.now() - start);
+  }
+  process.stdout.write(`[governed-http] JWT HS256 verification: median ${(median(jwt) - median(plain)).toFixed(3)} ms per request (GET item in process ${median(jwt).toFixed(3)} ms vs ${median(plain).toFixed(3)} ms without JWT)\n`);
+  const floor = median(times['GET /health']!);
+  for (const [name, values] of Object.entries(times)) {
+    const m = median(values);
+    process.stdout.write(`[governed-http] ${name.padEnd(12)} median ${m.toFixed(3)} ms  ${(1000 / m).toFixed(0)} req/s  ratio to /health ${(floor / m).toFixed(2)}\n`);
+  }
+}
 
 describe('JWT verification cost (in process, GET item)', () => {
   bench('auth function, no JWT (floor)', async () => {
