@@ -13,6 +13,7 @@ import {
   memoryStorage,
   signDevToken,
   type AuthOptions,
+  type EntityDocumentInput,
   type FetchHandler,
   type GovernedApi,
   type StorageDriver,
@@ -31,9 +32,9 @@ export const DEMO_IDS = {
   actor: '00000000-0000-4000-8000-000000000004',
 } as const;
 
-/** Reads one demo entity document. */
-export function loadDemoEntity(file: (typeof DEMO_ENTITY_FILES)[number]): unknown {
-  return JSON.parse(readFileSync(new URL(`../entities/${file}`, import.meta.url), 'utf8')) as unknown;
+/** Reads one demo entity document (validated by `defineEntity` when the API is built). */
+export function loadDemoEntity(file: (typeof DEMO_ENTITY_FILES)[number]): EntityDocumentInput {
+  return JSON.parse(readFileSync(new URL(`../entities/${file}`, import.meta.url), 'utf8')) as EntityDocumentInput;
 }
 
 /** Token settings from the environment; `devSecret` is set when none was given (dev mode). */
@@ -127,7 +128,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     auth,
     metrics,
     ...(perMinute > 0 ? { rateLimit: { limit: perMinute, windowMs: 60_000 } } : {}),
-    resources: DEMO_ENTITY_FILES.map((file) => loadDemoEntity(file) as never),
+    resources: DEMO_ENTITY_FILES.map(loadDemoEntity),
   });
   await api.migrate();
   const metricsRoute = createFetchHandler(async (request) => {

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { Actor } from '../types.ts';
 
-const uuid = z.uuid({ error: 'must be a UUID' });
+// Any 8-4-4-4-12 hex id (what path ids and uuid columns accept), compared in lower case.
+const uuid = z.guid({ error: 'must be a UUID' }).transform((value) => value.toLowerCase());
 
 /**
  * Claims cellgate reads from a token by default. Other claims are ignored.
@@ -23,7 +24,15 @@ export const TokenClaimsSchema = z.object({
   /** Tenant-wide roles: they count in every workspace. */
   roles: z.array(z.string()).default([]),
   /** Roles per workspace id. */
-  workspaces: z.record(z.string(), z.array(z.string())).default({}),
+  workspaces: z
+    .record(z.string(), z.array(z.string()))
+    .default({})
+    .transform((map) => {
+      // Paths carry workspace ids in lower case; merge keys that differ only in case.
+      const lower: Record<string, string[]> = {};
+      for (const [id, roles] of Object.entries(map)) lower[id.toLowerCase()] = [...(lower[id.toLowerCase()] ?? []), ...roles];
+      return lower;
+    }),
   /** Permission strings such as `audit:read`, `audit:restore`, `crm.customers.read`. */
   permissions: z.array(z.string()).default([]),
   /** The tenant's plan, compared with a resource's required plan. */

@@ -138,3 +138,15 @@ describe('public keys', () => {
     expect((await refusal(authenticate(req(foreign)))).message).toBe('Token signature is invalid.');
   });
 });
+
+describe('claim normalisation', () => {
+  it('compares ids in lower case and merges workspace keys that differ only in case', async () => {
+    const authenticate = createAuthenticator({ secret });
+    const upper = await new SignJWT({ tenant_id: tenant.toUpperCase(), workspaces: { [ws.toUpperCase()]: ['viewer'], [ws]: ['editor'] } })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sub.toUpperCase())
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(secret));
+    expect(await authenticate(req(upper))).toMatchObject({ id: sub, tenantId: tenant, workspaces: { [ws]: ['viewer', 'editor'] } });
+  });
+});
