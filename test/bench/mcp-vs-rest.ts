@@ -22,33 +22,51 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { createContractHandler } from '../../src/index.ts';
 import { toNodeHandler } from '../../adapters/node/index.ts';
 import { createMcpServer, mcpTools } from '../../src/contract/mcp/index.ts';
+import { scopeOf } from '../../src/contract/mcp/server.ts';
 import { getExample } from '../../src/contract/services.ts';
 
 const run = promisify(execFile);
 const duration = Number(process.env['DURATION'] ?? 8);
 const autocannon = join(import.meta.dirname, '../../node_modules/.bin/autocannon');
 
-function perCall(label: string, n: number, body: () => unknown): Promise<number> {
-  return (async () => {
-    for (let i = 0; i < Math.min(200, n); i++) await body();
-    const start = performance.now();
-    for (let i = 0; i < n; i++) await body();
-    const micros = ((performance.now() - start) / n) * 1000;
-    console.log(`${label.padEnd(58)} ${micros.toFixed(1).padStart(8)} µs`);
-    return micros;
-  })();
+/** CPU time (not wall time: the machine may be shared) per call, after a warm-up. */
+async function perCall(label: string, n: number, body: () => unknown): Promise<number> {
+  for (let i = 0; i < Math.min(200, n); i++) await body();
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) await body();
+  const used = process.cpuUsage(start);
+  const micros = (used.user + used.system) / n;
+  console.log(`${label.padEnd(62)} ${micros.toFixed(1).padStart(8)} µs CPU`);
+  return micros;
 }
 
 async function constructionCosts(): Promise<void> {
   const handler = createContractHandler();
   const context = handler.context;
   console.log('\nPer-request construction (in process):');
-  await perCall('createMcpServer (precomputed list, shared Ajv)', 2000, () => createMcpServer(context));
-  await perCall('createMcpServer + transport + connect + close', 2000, async () => {
-    const server = createMcpServer(context);
+  await perCall('createMcpServer, full (precomputed list, shared Ajv)', 2000, () => createMcpServer(context));
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_manifest', arguments: {} } };
+  await perCall('createMcpServer scoped to one tools/call', 2000, () => createMcpServer(context, scopeOf(call)));
+  await perCall('scoped createMcpServer + transport + connect (the endpoint)', 2000, async () => {
+    const server = createMcpServer(context, scopeOf(call));
+    await server.connect(new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
+  });
+  await perCall('  … plus close() (left out by the endpoint)', 2000, async () => {
+    const server = createMcpServer(context, scopeOf(call));
     await server.connect(new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
     await server.close();
   });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: '127.0.0.1' };
+  const manifest = await getExample('crm-manifest');
+  const restBody = JSON.stringify({ manifest });
+  const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest } } });
+  const rest = await perCall('in process: REST POST /api/validate/manifest (CRM)', 2000, () =>
+    handler(new Request('http://127.0.0.1/api/validate/manifest', { method: 'POST', headers, body: restBody })).then((r) => r.text()),
+  );
+  const mcp = await perCall('in process: MCP tools/call validate_manifest (CRM)', 2000, () =>
+    handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: mcpBody })).then((r) => r.text()),
+  );
+  console.log(`in-process CPU ratio REST / MCP (= relative throughput): ${(rest / mcp).toFixed(2)}`);
   await perCall('SDK defaults: McpServer + 19 registerTool (own Ajv each)', 500, () => {
     const server = new McpServer({ name: 'naive', version: '0' }, { capabilities: { tools: {}, resources: {} } });
     for (const tool of mcpTools) server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, () => ({ content: [] }));

@@ -51,6 +51,19 @@ describe('JSON-RPC without initialize', () => {
     expect(unknown.body.error.code).toBe(-32601);
   });
 
+  it('answers a JSON-RPC batch mixing tools and resources', async () => {
+    const response = await rpc(host.mcpUrl, [
+      listTools,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'validate_page', arguments: { page: {} } } },
+      { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'platform://docs/field-types' } },
+    ]);
+    expect(response.status).toBe(200);
+    const byId = new Map((response.body as Array<{ id: number; result: any }>).map((r) => [r.id, r.result]));
+    expect(byId.get(1).tools).toHaveLength(19);
+    expect(byId.get(2).structuredContent.valid).toBe(false);
+    expect(byId.get(3).contents[0].text).toMatch(/^# Field types/);
+  });
+
   it('reports an unknown tool as an error result, not a crash', async () => {
     const response = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'make_coffee', arguments: {} } });
     expect(response.status).toBe(200);

@@ -9,7 +9,7 @@ import type { ContractContext } from '../context.ts';
 import { CellgateError } from '../../errors.ts';
 import { isJsonContentType, readTextBody } from '../../http/body.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
-import { createMcpServer } from './server.ts';
+import { createMcpServer, scopeOf } from './server.ts';
 
 /**
  * Options of the MCP endpoint (`createContractHandler({ mcp })`).
@@ -84,7 +84,7 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
       if (error instanceof CellgateError) return jsonRpcErrorResponse(error.status, SERVER_ERROR, error.message);
       return jsonRpcErrorResponse(400, PARSE_ERROR, 'Parse error: Invalid JSON');
     }
-    const server = createMcpServer(context);
+    const server = createMcpServer(context, scopeOf(message));
     const transport = newTransport(context.bodyLimit);
     await server.connect(transport);
     // No close() afterwards, on purpose. In JSON response mode the exchange is over once

@@ -4,8 +4,8 @@
  *
  * Construction is kept cheap because stateless HTTP builds a server for every POST: the
  * `tools/list` answer (JSON Schema of 38 zod schemas) is computed once per process, resource
- * markdown once per context, and the JSON Schema validator is shared instead of the SDK building
- * an Ajv instance per server.
+ * markdown once per context, the JSON Schema validator is shared instead of the SDK building an
+ * Ajv instance per server, and a per-request server registers only what its request can reach.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
@@ -45,13 +45,43 @@ function readResource(context: ContractContext, resource: McpResource): Promise<
 }
 
 /**
+ * What one server must be able to answer. The stateless endpoint knows its single request before
+ * building the server, so it registers only what that request can reach (see {@link scopeOf});
+ * everything else (capabilities, the tool listing, errors for unknown tools) is unchanged.
+ */
+export interface ServerScope {
+  /** Tool names to register, or `'all'`. */
+  tools: ReadonlySet<string> | 'all';
+  /** Register the 5 resources. */
+  resources: boolean;
+}
+
+const FULL: ServerScope = { tools: 'all', resources: true };
+
+/**
+ * The scope a parsed JSON-RPC body needs: a single `tools/call` only its tool, `resources/*`
+ * only the resources, `tools/list` / `initialize` / `ping` nothing (the listing is precomputed),
+ * a batch or anything unusual everything.
+ */
+export function scopeOf(message: unknown): ServerScope {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return FULL;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  if (method === 'tools/call') {
+    const name = params?.name;
+    return { tools: new Set(typeof name === 'string' ? [name] : []), resources: false };
+  }
+  return { tools: new Set(), resources: typeof method === 'string' && method.startsWith('resources/') };
+}
+
+/**
  * Builds an MCP server exposing the contract API of `context`. Connect it to any SDK transport.
+ * `scope` narrows what gets registered, for a server that answers one known request.
  *
  * @example
  * const server = createMcpServer(createContractContext());
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer(context: ContractContext): McpServer {
+export function createMcpServer(context: ContractContext, scope: ServerScope = FULL): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'cellgate contract API', version: pkg.version },
     {
@@ -61,19 +91,22 @@ export function createMcpServer(context: ContractContext): McpServer {
     },
   );
   for (const tool of mcpTools) {
+    if (scope.tools !== 'all' && !scope.tools.has(tool.name)) continue;
     // Only the input schema goes to the SDK (it validates arguments with it); output schemas are
     // checked in callTool, and the listing below is precomputed.
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, (args) =>
       callTool(tool, context, args as Record<string, unknown>),
     );
   }
-  for (const resource of mcpResources) {
-    server.registerResource(
-      resource.name,
-      resource.uri,
-      { title: resource.title, description: resource.description, mimeType: 'text/markdown' },
-      () => readResource(context, resource),
-    );
+  if (scope.resources) {
+    for (const resource of mcpResources) {
+      server.registerResource(
+        resource.name,
+        resource.uri,
+        { title: resource.title, description: resource.description, mimeType: 'text/markdown' },
+        () => readResource(context, resource),
+      );
+    }
   }
   const tools = toolDefinitions();
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
