@@ -1,0 +1,25 @@
+/** The Fastify host: the reference app registered with `cellgatePlugin`. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { FetchHandler } from 'cellgate';
+import { cellgatePlugin } from 'cellgate/adapters/fastify';
+import type { MountedServer } from '../express-host/run-host.ts';
+
+/** Builds the Fastify app serving `handler` (plus one route of its own). */
+export async function createFastifyApp(handler: FetchHandler): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  app.get('/hello', async () => ({ from: 'fastify' }));
+  await app.register(cellgatePlugin, { handler }); // unmatched requests reach Fastify's 404
+  return app;
+}
+
+/** The host's server. */
+export async function mountFastify(handler: FetchHandler): Promise<MountedServer> {
+  const app = await createFastifyApp(handler);
+  return {
+    listen: async (port, host) => {
+      await app.listen({ port, host });
+      return app.server.address() as import('node:net').AddressInfo;
+    },
+    close: () => app.close(),
+  };
+}
