@@ -72,7 +72,7 @@ describe.skipIf(!server.ok)('postgres storage', async () => {
     SELECT lpad(i::text, 8, '0') || '-0000-4000-8000-' || lpad(i::text, 12, '0'), $1, $2, NULL, 1,
       timestamptz '2026-01-01T00:00:00Z' + i * interval '1 second', 'u', timestamptz '2026-01-01T00:00:00Z' + i * interval '1 second', 'u',
       (ARRAY['DRAFT', 'SENT', 'PAID', 'OVERDUE'])[i % 4 + 1], ((i * 7919) % 100000) / 100.0, 'customer ' || (i % 1000)
-    FROM generate_series(1, ${LARGE_ROWS}) AS i`, [largeScope.tenantId, largeScope.workspaceId]);
+    FROM generate_series(1::bigint, ${LARGE_ROWS}::bigint) AS i`, [largeScope.tenantId, largeScope.workspaceId]);
   await pool.query('VACUUM ANALYZE bench_order_v1');
   report(`postgres: inserted ${LARGE_ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   started = performance.now();

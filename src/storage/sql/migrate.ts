@@ -13,7 +13,6 @@ import {
   IDEMPOTENCY_COLUMNS,
   IDEMPOTENCY_TABLE,
   MIGRATIONS_TABLE,
-  scopeColumns,
   VERSION_COLUMNS,
   VERSION_TABLE,
   type ColumnSpec,
@@ -38,11 +37,20 @@ function createTable(dialect: SqlDialect, table: string, columns: readonly RawBu
   return sql`CREATE TABLE IF NOT EXISTS ${sql.table(table)} (${sql.join([...columns, ...tail])})`;
 }
 
-/** `nullsFirst` names the sorted column whose NULLs come first (the list order of list-query.ts). */
-function createIndex(table: string, suffix: string, columns: string[], options: { unique?: boolean; nullsFirst?: string; dialect?: SqlDialect } = {}) {
+interface IndexOptions {
+  unique?: boolean;
+  /** The sorted column whose NULLs come first (the list order of list-query.ts). */
+  nullsFirst?: string;
+  dialect?: SqlDialect;
+  /** Index only live rows (`deleted_at IS NULL`): what default lists and their counts read. */
+  liveOnly?: boolean;
+}
+
+function createIndex(table: string, suffix: string, columns: string[], options: IndexOptions = {}) {
   const nullsFirst = sql.raw(options.dialect?.nullsFirstIndex ?? '');
   const parts = columns.map((c) => (c === options.nullsFirst ? sql`${sql.ref(c)}${nullsFirst}` : sql.ref(c)));
-  return sql`CREATE ${sql.raw(options.unique ? 'UNIQUE ' : '')}INDEX IF NOT EXISTS ${sql.id(indexName(table, suffix))} ON ${sql.table(table)} (${sql.join(parts)})`;
+  const where = options.liveOnly ? sql` WHERE ${sql.ref('deleted_at')} IS NULL` : sql``;
+  return sql`CREATE ${sql.raw(options.unique ? 'UNIQUE ' : '')}INDEX IF NOT EXISTS ${sql.id(indexName(table, suffix))} ON ${sql.table(table)} (${sql.join(parts)})${where}`;
 }
 
 /** Adds the columns a table lacks (a field added to the entity document since the last migrate). */
@@ -84,10 +92,12 @@ function coreStep(dialect: SqlDialect): MigrationStep {
 
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
-  const scope = scopeColumns(model);
+  // All three scope columns lead every index, whatever the entity's scope: a list always
+  // constrains all three (NULL included), so the index serves it and a count needs no row reads.
+  const scope = ['tenant_id', 'workspace_id', 'cell_id'];
   const indexes: Array<[string, string[], string | undefined]> = [
     ['scope_idx', [...scope, 'id'], undefined],
-    ...model.indexedFields.map((field): [string, string[], string] => [`${field}_idx`, [...scope, field, 'id'], field]),
+    ...model.indexedFields.map((field): [string, string[], string] => [`${field}_live_idx`, [...scope, field, 'id'], field]),
   ];
   const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes });
   return {
@@ -97,7 +107,7 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
       await createTable(dialect, model.table, columns.map((spec) => (spec.name === 'id' ? sql`${columnDdl(dialect, spec)} PRIMARY KEY` : columnDdl(dialect, spec)))).execute(tx);
       await addMissingColumns(tx, dialect, model.table, columns);
       for (const [suffix, indexColumns, sorted] of indexes) {
-        await createIndex(model.table, suffix, indexColumns, { nullsFirst: sorted, dialect }).execute(tx);
+        await createIndex(model.table, suffix, indexColumns, { nullsFirst: sorted, dialect, liveOnly: sorted !== undefined }).execute(tx);
       }
     },
   };

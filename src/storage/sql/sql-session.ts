@@ -17,14 +17,27 @@ import type {
   StorageSession,
   StoredRecord,
 } from '../types.ts';
-import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_TABLE } from './columns.ts';
+import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_COLUMNS, VERSION_TABLE } from './columns.ts';
 import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
 import { listCondition, listOrder, scopeCondition } from './list-query.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
+import { runCached, type StatementCache } from './statement-cache.ts';
+
+const VERSION_COLUMN_NAMES = VERSION_COLUMNS.map((spec) => spec.name);
 
 function insertStatement(table: string, row: EncodedRow): RawBuilder<unknown> {
   return sql`INSERT INTO ${sql.table(table)} (${sql.join(row.columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(row.values)})`;
+}
+
+/** Which scope values are null: the only thing besides the model that changes a statement's text. */
+function scopeShape(scope: RecordScope): string {
+  return `${scope.workspaceId === null ? 'n' : 'v'}${scope.cellId === null ? 'n' : 'v'}`;
+}
+
+/** Bound values of {@link scopeCondition}, in its order (nulls become `IS NULL`, no value). */
+function scopeValues(scope: RecordScope): unknown[] {
+  return [scope.tenantId, ...(scope.workspaceId === null ? [] : [scope.workspaceId]), ...(scope.cellId === null ? [] : [scope.cellId])];
 }
 
 function affected(result: { numAffectedRows?: bigint }): number {
@@ -47,14 +60,21 @@ export function decodeAuditCursor(cursor: string): string {
   return text;
 }
 
-/** Builds the session operations over `db` (a database or a transaction). */
-export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx): StorageSession {
+/** Builds the session operations over `db` (a database or a transaction); `cache` is the driver's. */
+export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: StatementCache): StorageSession {
   const run = <T>(call: () => Promise<T>) => mapErrors(dialect, call);
+  const insert = (key: string, table: string, row: EncodedRow) => runCached(db, cache, key, () => insertStatement(table, row), row.values);
 
   return {
     get: (model, scope, id) =>
       run(async () => {
-        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${sql.ref('id')} = ${id} AND ${scopeCondition(scope)}`.execute(db);
+        const { rows } = await runCached(
+          db,
+          cache,
+          `get:${model.table}:${scopeShape(scope)}`,
+          () => sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${sql.ref('id')} = ${id} AND ${scopeCondition(scope)}`,
+          [id, ...scopeValues(scope)],
+        );
         return rows[0] ? decodeRecord(dialect, model, rows[0]) : null;
       }),
 
@@ -72,23 +92,23 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx): Storag
 
     insert: (model, record) =>
       run(async () => {
-        await insertStatement(model.table, encodeRecord(dialect, model, record)).execute(db);
+        await insert(`insert:${model.table}:${model.fields.length}`, model.table, encodeRecord(dialect, model, record));
       }),
 
     update: (model, record, expectedVersion) =>
       run(async () => {
         const row = encodeRecord(dialect, model, record);
-        const assignments = row.columns.flatMap((column, index) =>
-          column === 'id' ? [] : [sql`${sql.ref(column)} = ${row.values[index]}`],
-        );
-        const result = await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(assignments)}
-          WHERE ${sql.ref('id')} = ${record.id} AND ${sql.ref('version')} = ${expectedVersion} AND ${scopeCondition(record)}`.execute(db);
+        const assigned = row.columns.flatMap((column, index) => (column === 'id' ? [] : [[column, row.values[index]] as const]));
+        const build = () => sql`UPDATE ${sql.table(model.table)} SET ${sql.join(assigned.map(([column, value]) => sql`${sql.ref(column)} = ${value}`))}
+          WHERE ${sql.ref('id')} = ${record.id} AND ${sql.ref('version')} = ${expectedVersion} AND ${scopeCondition(record)}`;
+        const parameters = [...assigned.map(([, value]) => value), record.id, expectedVersion, ...scopeValues(record)];
+        const result = await runCached(db, cache, `update:${model.table}:${model.fields.length}:${scopeShape(record)}`, build, parameters);
         return affected(result) === 1 ? { ...record, fields: { ...record.fields } } : null;
       }),
 
     appendAudit: (record: AuditRecord) =>
       run(async () => {
-        await insertStatement(AUDIT_TABLE, encodeAudit(dialect, record)).execute(db);
+        await insert('audit', AUDIT_TABLE, encodeAudit(dialect, record));
       }),
 
     listAudit: (query: AuditQuery) =>
@@ -119,10 +139,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx): Storag
     putVersionState: (model, state) =>
       run(async () => {
         const values = [model.resourceType, state.id, state.version, state.tenantId, state.workspaceId, state.cellId, dialect.encode('json', state)];
-        await insertStatement(VERSION_TABLE, {
-          columns: ['resource_type', 'id', 'version', 'tenant_id', 'workspace_id', 'cell_id', 'state'],
-          values,
-        }).execute(db);
+        await insert('version', VERSION_TABLE, { columns: VERSION_COLUMN_NAMES, values });
       }),
 
     getVersionState: (model, scope: RecordScope, id, version) =>

@@ -9,6 +9,7 @@ import { migrate } from './migrate.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession } from './sql-session.ts';
+import { createStatementCache } from './statement-cache.ts';
 
 /** What a dialect package hands to {@link createSqlStorage}. */
 export interface SqlStorageOptions {
@@ -21,10 +22,11 @@ export interface SqlStorageOptions {
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
 export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
   const { dialect, db } = options;
-  const direct = createSqlSession(dialect, db);
+  const cache = createStatementCache();
+  const direct = createSqlSession(dialect, db, cache);
 
   async function attempt<T>(fn: (session: StorageSession) => Promise<T>): Promise<T> {
-    return dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx)));
+    return dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx, cache)));
   }
 
   return {
