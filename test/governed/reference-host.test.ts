@@ -3,6 +3,7 @@
  * port, DATABASE_URL=memory:), its JWT settings, dev-mode token, /metrics, and `cellgate token`.
  */
 import { createGovernedApi, memoryStorage } from 'cellgate';
+import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, startHost, type Host } from './processes.ts';
 import { customer, demoEntity, expectError, ids, invoice, mint, paths, send, SECRET } from './support.ts';
@@ -117,8 +118,23 @@ describe('reference host: settings', () => {
     }
   });
 
+  it('verifies RS256 tokens with CELLGATE_JWT_PUBLIC_KEY (PEM) and refuses HS256 ones', async () => {
+    const keys = await generateKeyPair('RS256', { extractable: true });
+    const pem = await exportSPKI(keys.publicKey);
+    const host = await startHost({ CELLGATE_JWT_PUBLIC_KEY: pem });
+    try {
+      expect(host.lines.join('\n')).not.toMatch(/dev mode/);
+      const rs = await new SignJWT({ tenant_id: ids.tenant, roles: ['admin'] }).setProtectedHeader({ alg: 'RS256' }).setSubject(ids.admin).setExpirationTime('5m').sign(keys.privateKey);
+      expect((await send(host.url, 'GET', paths.events(), { token: rs })).status).toBe(200);
+      expectError(await send(host.url, 'GET', paths.events(), { token: await mint({ roles: ['admin'] }) }), 401, 'UNAUTHENTICATED');
+    } finally {
+      await host.stop();
+    }
+  });
+
   it.each([
     [{ CELLGATE_JWT_SECRET: 'too-short' }, /CELLGATE_JWT_SECRET/],
+    [{ CELLGATE_JWT_PUBLIC_KEY: 'not a key' }, /CELLGATE_JWT_PUBLIC_KEY/],
     [{ CELLGATE_RATE_LIMIT: 'lots' }, /CELLGATE_RATE_LIMIT/],
     [{ CELLGATE_JWKS_URL: 'ftp://nope' }, /CELLGATE_JWKS_URL/],
     [{ CELLGATE_JWT_SECRET: SECRET, CELLGATE_JWKS_URL: 'https://id.test/jwks' }, /only one/],
