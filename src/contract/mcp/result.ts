@@ -48,6 +48,8 @@ export async function guarded(body: () => CallToolResult | Promise<CallToolResul
 function describeError(error: CellgateError): string {
   const fields = error.details?.['fields'];
   if (!Array.isArray(fields) || fields.length === 0) return error.message;
-  const lines = fields.map((f: { path?: unknown; message?: unknown }) => `- ${String(f.path)}: ${String(f.message)}`);
-  return `${error.message}\n${lines.join('\n')}`;
+  const lines = fields
+    .filter((f: { message?: unknown }) => !error.message.includes(String(f.message)))
+    .map((f: { path?: unknown; message?: unknown }) => `- ${String(f.path)}: ${String(f.message)}`);
+  return lines.length === 0 ? error.message : `${error.message}\n${lines.join('\n')}`;
 }
