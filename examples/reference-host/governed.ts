@@ -5,6 +5,7 @@
  * key it runs in dev mode: a secret is generated for the run and a ready-to-paste token printed.
  */
 import { readFileSync } from 'node:fs';
+import { importJWK, importSPKI, type JWK } from 'jose';
 import {
   ConfigurationError,
   createFetchHandler,
@@ -67,6 +68,25 @@ export function authFromEnv(env: Env): { auth: AuthOptions; devSecret?: string }
   return { auth: { secret: devSecret, ...checks }, devSecret };
 }
 
+/**
+ * Imports `CELLGATE_JWT_PUBLIC_KEY` once at start-up, so a key that is no key fails the start with
+ * one line instead of refusing every token later.
+ */
+export async function checkPublicKey(publicKey: string): Promise<void> {
+  const attempts = publicKey.startsWith('{')
+    ? [async () => importJWK(JSON.parse(publicKey) as JWK, (JSON.parse(publicKey) as JWK).alg ?? 'RS256')]
+    : ['RS256', 'ES256', 'ES384', 'EdDSA'].map((alg) => () => importSPKI(publicKey, alg));
+  for (const attempt of attempts) {
+    try {
+      await attempt();
+      return;
+    } catch {
+      // Try the next algorithm family.
+    }
+  }
+  throw new ConfigurationError('CELLGATE_JWT_PUBLIC_KEY', 'is not a usable public key (PEM SPKI or JWK).');
+}
+
 /** `CELLGATE_RATE_LIMIT`: requests per minute per tenant + actor, `0` = off. */
 export function rateLimitFromEnv(env: Env): number {
   const raw = env.CELLGATE_RATE_LIMIT?.trim();
@@ -115,6 +135,7 @@ function devBanner(env: Env, token: string): string[] {
 export async function createDemoResources(options: DemoResourceOptions): Promise<DemoResources> {
   const { env } = options;
   const { auth, devSecret } = authFromEnv(env);
+  if (typeof auth.publicKey === 'string') await checkPublicKey(auth.publicKey);
   const perMinute = rateLimitFromEnv(env);
   const ownsStorage = options.storage === undefined;
   const databaseUrl = env.DATABASE_URL?.trim() || 'memory:';

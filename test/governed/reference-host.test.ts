@@ -135,6 +135,7 @@ describe('reference host: settings', () => {
   it.each([
     [{ CELLGATE_JWT_SECRET: 'too-short' }, /CELLGATE_JWT_SECRET/],
     [{ CELLGATE_JWT_PUBLIC_KEY: 'not a key' }, /CELLGATE_JWT_PUBLIC_KEY/],
+    [{ CELLGATE_JWT_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\\nAAAA\\n-----END PUBLIC KEY-----' }, /CELLGATE_JWT_PUBLIC_KEY/],
     [{ CELLGATE_RATE_LIMIT: 'lots' }, /CELLGATE_RATE_LIMIT/],
     [{ CELLGATE_JWKS_URL: 'ftp://nope' }, /CELLGATE_JWKS_URL/],
     [{ CELLGATE_JWT_SECRET: SECRET, CELLGATE_JWKS_URL: 'https://id.test/jwks' }, /only one/],
