@@ -7,6 +7,7 @@ import {
   ManifestSchemaDescriptionSchema,
   PageSchemaDescriptionSchema,
 } from '../../describe/index.ts';
+import { CAPABILITY_TYPES, PAGE_TYPES } from '../../schema/index.ts';
 import { defineTool, type ToolAnswer } from '../tool.ts';
 
 const version = z
@@ -67,7 +68,10 @@ export const discoveryTools = [
       'custom). Without `pageType` the answer lists all types in `pageTypes`; with one it carries that type in `pageType`. ' +
       'An unknown type is an error listing the valid ones. Same body as GET /api/schemas/page?type=. Next: validate_page.',
     input: z.object({
-      pageType: z.string().optional().describe('Narrow the answer to one page type, e.g. `entity-list`.'),
+      pageType: z
+        .string()
+        .optional()
+        .describe(`Narrow the answer to one page type: ${PAGE_TYPES.map((entry) => entry.type).join(', ')}.`),
     }),
     output: PageSchemaDescriptionSchema,
     hint: 'Call get_page_schema without `pageType` to see every page type.',
@@ -84,7 +88,10 @@ export const discoveryTools = [
       'export, integration, with the fields each type requires. With `capabilityType` the answer carries that type in ' +
       '`capabilityType`; an unknown type is an error listing the valid ones. Same body as GET /api/schemas/capability?type=.',
     input: z.object({
-      capabilityType: z.string().optional().describe('Narrow the answer to one capability type, e.g. `transition`.'),
+      capabilityType: z
+        .string()
+        .optional()
+        .describe(`Narrow the answer to one capability type: ${Object.keys(CAPABILITY_TYPES).join(', ')}.`),
     }),
     output: CapabilitySchemaDescriptionSchema,
     hint: 'Call get_capability_schema without `capabilityType` to see every capability type.',

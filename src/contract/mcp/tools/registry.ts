@@ -1,7 +1,7 @@
 /** Registry tools: the primitive catalog and the example manifests (REST `GET /api/primitives*`, `/api/examples*`). */
 import { z } from 'zod';
 import * as services from '../../services.ts';
-import { PrimitiveDetailSchema, PrimitiveEntrySchema } from '../../catalog/index.ts';
+import { PrimitiveDetailSchema, PrimitiveEntrySchema, PrimitiveListQuerySchema } from '../../catalog/index.ts';
 import { ExampleEntrySchema } from '../../examples/index.ts';
 import { bullets, defineTool, wrapped } from '../tool.ts';
 
@@ -14,10 +14,7 @@ export const registryTools = [
       'plus any custom primitives of this project (`source: "custom"`). Filter with `category` and/or `source` (`core` or ' +
       '`custom`); an unknown value is an error listing the valid ones. Returns `{ primitives: [...] }` (the REST answer of ' +
       'GET /api/primitives is the bare array, also given as JSON text). Next: get_primitive_contract for one primitive.',
-    input: z.object({
-      category: z.string().optional().describe('collection, input, form, layout, page, display or feedback.'),
-      source: z.string().optional().describe('`core` for the built-in catalog, `custom` for project-specific primitives.'),
-    }),
+    input: PrimitiveListQuerySchema,
     output: z.object({ primitives: z.array(PrimitiveEntrySchema) }),
     hint: 'Call list_primitives without filters to see every category and source in use.',
     run: async (context, args) => {
