@@ -31,6 +31,7 @@ function describeAnswer(data: { name: string; version: string; fields: unknown[]
 const typeNames = (all: Array<{ type: string }> | undefined, filter: string | undefined) =>
   Array.isArray(all) ? all.map((t) => t.type).join(', ') : String(filter);
 
+/** The 4 discovery tools, in SEED.md order. */
 export const discoveryTools = [
   defineTool({
     name: 'get_manifest_schema',

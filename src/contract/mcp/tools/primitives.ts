@@ -10,6 +10,7 @@ import {
 import { ValidationResultSchema } from '../../schema/results.ts';
 import { bullets, defineTool } from '../tool.ts';
 
+/** The 3 primitive tools, in SEED.md order. */
 export const primitiveTools = [
   defineTool({
     name: 'get_primitive_examples',
