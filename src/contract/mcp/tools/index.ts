@@ -25,8 +25,13 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSch
   const ref = json['$ref'];
   const definitions = json['definitions'] as Record<string, Record<string, unknown>> | undefined;
   if (typeof ref === 'string' && ref.startsWith('#/definitions/') && definitions) {
-    const { $ref: _ref, ...rest } = json;
-    json = { ...rest, ...definitions[ref.slice('#/definitions/'.length)] };
+    const name = ref.slice('#/definitions/'.length);
+    const { [name]: root, ...others } = definitions;
+    const { $ref: _ref, definitions: _all, ...rest } = json;
+    // Keep the hoisted definition only if something still points at it (a recursive schema).
+    const referenced = JSON.stringify([root, others]).includes(`"${ref}"`);
+    const kept = referenced ? definitions : others;
+    json = { ...rest, ...root, ...(Object.keys(kept).length > 0 ? { definitions: kept } : {}) };
   }
   // MCP requires an object schema at the root; a union of object shapes is still an object.
   return { ...json, type: 'object' } as Tool['inputSchema'];
