@@ -2,7 +2,7 @@
  * Public types of the governed-resource core: who acts, in which scope, with which request
  * metadata, and the camelCase shapes it answers (SEED.md Area B).
  */
-import type { AuditEventType, AuditRecord, FilterOperator } from '../storage/types.ts';
+import type { AuditEventType, AuditRecord, FilterOperator, StoredRecord } from '../storage/types.ts';
 
 /** The authenticated caller. Built from a verified token by the HTTP layer, or by hand in programmatic use. */
 export interface Actor {
@@ -46,19 +46,11 @@ export interface GovernedContext {
   meta?: RequestMeta;
 }
 
-/** A record on the wire: base fields and business fields in camelCase. */
-export interface EntityData {
-  id: string;
-  tenantId: string;
-  workspaceId: string | null;
-  cellId: string | null;
-  version: number;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  updatedBy: string;
-  deletedAt: string | null;
-  deletedBy: string | null;
+/**
+ * A record on the wire: the base properties of {@link StoredRecord} and the business fields, all in
+ * camelCase at the top level.
+ */
+export interface EntityData extends Omit<StoredRecord, 'fields'> {
   [field: string]: unknown;
 }
 
