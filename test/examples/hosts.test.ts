@@ -43,7 +43,7 @@ export async function runSmoke(script: string, url: string): Promise<{ code: num
   return { code, output };
 }
 
-describe.concurrent.each(['express', 'fastify', 'hono'])('examples/%s-host', (name) => {
+describe.concurrent.each(['express', 'fastify', 'hono', 'next'])('examples/%s-host', (name) => {
   it('starts, passes its smoke check, serves its own route, and stops cleanly on SIGTERM', async () => {
     const host = await startHost(`examples/${name}-host/main.ts`);
     try {
@@ -62,5 +62,5 @@ describe.concurrent.each(['express', 'fastify', 'hono'])('examples/%s-host', (na
     const [code] = (await once(host.child, 'exit')) as [number | null];
     expect(code, host.output()).toBe(0);
     expect(host.output()).toContain('stopped');
-  }, 60_000);
+  }, 600_000); // next-host builds its app on first start (cached in examples/next-host/.next)
 });

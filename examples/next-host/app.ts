@@ -1,0 +1,66 @@
+/**
+ * The Next.js host: a production Next server (custom node:http server around `next()`) whose
+ * catch-all route `app/[...cellgate]/route.ts` serves the reference app through
+ * `toNextRouteHandlers`. The app is built once (`next build`, output cached in `.next/`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import next from 'next';
+import type { FetchHandler } from 'cellgate';
+import { nodeServer, type MountedServer } from '../express-host/run-host.ts';
+import { HANDLER_OVERRIDE } from './cellgate.ts';
+
+/** This folder: the Next project directory. */
+export const NEXT_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+const LOCK = `${NEXT_DIR}.next-build.lock`;
+
+/** Waits for the build lock (several test processes may start the host at once). */
+function lock(): void {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      return;
+    } catch {
+      // A lock older than a build can take is left over from a killed process.
+      const age = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${LOCK}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+}
+
+/** Runs `next build` unless a build exists (set `force` after changing the app). */
+export function buildNextApp(force = false): void {
+  if (!force && existsSync(`${NEXT_DIR}.next/BUILD_ID`)) return;
+  lock();
+  try {
+    if (force || !existsSync(`${NEXT_DIR}.next/BUILD_ID`)) runBuild();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+function runBuild(): void {
+  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('next/dist/bin/next')), 'build'], {
+    cwd: NEXT_DIR,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** Starts the built Next app in this process, serving `handler` from the catch-all route. */
+export async function mountNext(handler: FetchHandler): Promise<MountedServer> {
+  buildNextApp();
+  // Route modules run in this process; they pick the handler up from this global slot.
+  (globalThis as Record<symbol, unknown>)[HANDLER_OVERRIDE] = handler;
+  const app = next({ dev: false, dir: NEXT_DIR, quiet: true });
+  await app.prepare();
+  const server = nodeServer(createServer(app.getRequestHandler()));
+  return { listen: server.listen, close: async () => { await server.close(); await app.close(); } };
+}

@@ -1,0 +1,4 @@
+/** `npx tsx examples/next-host/smoke.ts http://127.0.0.1:3000`: exits 1 on a wrong answer. */
+import { smokeMain } from '../express-host/smoke-checks.ts';
+
+process.exitCode = await smokeMain();
