@@ -13,17 +13,22 @@ export const DOCS_ASSETS: Readonly<Record<string, string>> = {
   'favicon-16x16.png': 'image/png',
 };
 
+const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
+
 /** Reads a file of the installed `swagger-ui-dist` package (Node, Bun, Deno with npm support). */
 export const readSwaggerUiFile: DocsAssetLoader = async (file) => {
   const { readFile } = await import('node:fs/promises');
+  // Built at run time so bundlers (Next's Turbopack, webpack) do not try to bundle every file of
+  // the package as a possible target of this specifier.
+  const specifier = [SWAGGER_UI_PACKAGE, file].join('/');
   let location: URL;
   if (typeof import.meta.resolve === 'function') {
-    location = new URL(import.meta.resolve(`swagger-ui-dist/${file}`));
+    location = new URL(import.meta.resolve(specifier));
   } else {
     // Some module runners (test transformers) do not provide import.meta.resolve.
     const { createRequire } = await import('node:module');
     const { pathToFileURL } = await import('node:url');
-    location = pathToFileURL(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`));
+    location = pathToFileURL(createRequire(import.meta.url).resolve(specifier));
   }
   return new Uint8Array(await readFile(location));
 };
