@@ -64,6 +64,14 @@ describe('JSON-RPC without initialize', () => {
     expect(byId.get(3).contents[0].text).toMatch(/^# Field types/);
   });
 
+  it('refuses list_examples (no parameters) called with arguments that are not an object', async () => {
+    const response = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'list_examples', arguments: ['crm'] } });
+    expect(response.status).toBe(200);
+    // The SDK answers a params shape failure with a JSON-RPC error (-32603 in SDK 1.32) naming the member.
+    expect(response.body.error.code).toBeLessThan(-32000);
+    expect(response.body.error.message).toMatch(/arguments/);
+  });
+
   it('reports an unknown tool as an error result, not a crash', async () => {
     const response = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'make_coffee', arguments: {} } });
     expect(response.status).toBe(200);
