@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { createContractHandler } from 'cellgate';
+import { composeHandlers, createContractHandler } from 'cellgate';
 import { toNodeHandler } from 'cellgate/adapters/node';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -20,7 +20,10 @@ describe.skipIf(!hasChromium)('docs page in Chromium (skipped when /usr/bin/chro
   let base: string;
 
   beforeAll(async () => {
-    server = createServer(toNodeHandler(createContractHandler()));
+    // Two mounts on one server: at the root, and under a base path (falls through to the second).
+    const root = createContractHandler();
+    const based = createContractHandler({ basePath: '/contract', mcp: false });
+    server = createServer(toNodeHandler(composeHandlers(root, based)));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
@@ -34,7 +37,7 @@ describe.skipIf(!hasChromium)('docs page in Chromium (skipped when /usr/bin/chro
     await new Promise((done) => server?.close(done));
   });
 
-  it('renders the endpoints and executes /health from "Try it out", loading nothing off the loopback server', async () => {
+  it.each(['', '/contract'])('mounted at "%s": renders the endpoints and executes /health from "Try it out", loading nothing off the loopback server', async (prefix) => {
     const page = await browser.newPage();
     const foreign: string[] = [];
     const failed: string[] = [];
@@ -45,7 +48,9 @@ describe.skipIf(!hasChromium)('docs page in Chromium (skipped when /usr/bin/chro
     page.on('requestfailed', (request) => failed.push(request.url()));
     page.on('pageerror', (error) => failed.push(`pageerror: ${error.message}`));
 
-    const response = await page.goto(`${base}/api/docs`);
+    const response = await page.goto(`${base}${prefix}/api/docs`);
+    const served: string[] = [];
+    page.on('response', (answer) => served.push(new URL(answer.url()).pathname));
     expect(response?.status()).toBe(200);
 
     // The endpoint list, rendered from /api/openapi.json.
@@ -67,7 +72,9 @@ describe.skipIf(!hasChromium)('docs page in Chromium (skipped when /usr/bin/chro
     const body = (await live.locator('.response-col_description pre').first().innerText()).replace(/\s+/g, '');
     expect(body).toBe('{"status":"ok"}');
 
-    await page.screenshot({ path: '/tmp/cellgate-docs.png', fullPage: false });
+    // The call went to this mount's own /health (the server URL in the document is the base path).
+    expect(served).toContain(`${prefix}/health`);
+    await page.screenshot({ path: `/tmp/cellgate-docs${prefix.replace('/', '-')}.png`, fullPage: false });
     expect(foreign).toEqual([]);
     expect(failed).toEqual([]);
     await page.close();
