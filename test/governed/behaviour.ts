@@ -436,6 +436,8 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         for (const row of rows) {
           const answer = await send(s.api, 'POST', paths.invoices(), { token: s.tokens.admin, body: invoice(row) });
           expect(answer.status, answer.text).toBe(201);
+          // Distinct createdAt values, so the default order (created_at desc) has no ties to break by id.
+          await new Promise((resolve) => setTimeout(resolve, 3));
         }
       }
       const numbers = (answer: Answer) => answer.body.data.map((row: { invoiceNumber: string }) => row.invoiceNumber);

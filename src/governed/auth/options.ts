@@ -25,6 +25,8 @@ export interface AuthOptions {
    * @default ["HS256"] with `secret`; ["RS256", "PS256", "ES256", "EdDSA"] with a public key or JWKS
    */
   algorithms?: string[];
+  /** Refuse tokens without an `exp` claim (a token that never expires). @default true */
+  requireExpiry?: boolean;
   /** Clock skew tolerated on `exp` and `nbf`, in seconds or a `jose` duration text ("30s"). @default 5 */
   clockTolerance?: number | string;
   /**

@@ -116,6 +116,7 @@ function refusal(error: unknown): CellgateError {
   if (error instanceof CellgateError) return error;
   if (error instanceof errors.JWTExpired) return unauthenticated('Token has expired.');
   if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === 'missing') return unauthenticated(`Token claim "${error.claim}" is missing.`);
     if (error.claim === 'nbf') return unauthenticated('Token is not valid yet.');
     if (error.claim === 'iss') return unauthenticated('Token issuer is not accepted.');
     if (error.claim === 'aud') return unauthenticated('Token audience is not accepted.');
@@ -157,6 +158,7 @@ export function createAuthenticator(options: AuthOptions): Authenticator {
   const verifyOptions: JWTVerifyOptions = {
     algorithms,
     clockTolerance: options.clockTolerance ?? 5,
+    ...(options.requireExpiry === false ? {} : { requiredClaims: ['exp'] }),
     ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
     ...(options.audience === undefined ? {} : { audience: options.audience }),
   };

@@ -45,8 +45,14 @@ describe('HS256 secret', () => {
     const key = new TextEncoder().encode(secret);
     const expired = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(key);
     expect((await refusal(authenticate(req(expired)))).message).toBe('Token has expired.');
-    const future = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setNotBefore(Math.floor(Date.now() / 1000) + 600).sign(key);
+    const future = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setNotBefore(Math.floor(Date.now() / 1000) + 600).setExpirationTime('1h').sign(key);
     expect((await refusal(authenticate(req(future)))).message).toBe('Token is not valid yet.');
+  });
+
+  it('refuses a token without exp unless requireExpiry is false', async () => {
+    const forever = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).sign(new TextEncoder().encode(secret));
+    expect((await refusal(authenticate(req(forever)))).message).toBe('Token claim "exp" is missing.');
+    expect((await createAuthenticator({ secret, requireExpiry: false })(req(forever))).id).toBe(sub);
   });
 
   it('honours clockTolerance for a token expired seconds ago', async () => {
