@@ -1,0 +1,33 @@
+/**
+ * `cellgate serve --framework <name>`: which framework host serves the reference app. `node` is the
+ * node:http reference host itself; the others are `examples/<name>-host`, each mounting the same
+ * app through its adapter and sharing the host lifecycle (same environment, same
+ * `listening on http://HOST:PORT` line, same clean stop on SIGINT/SIGTERM).
+ */
+import { UsageError } from '../args.ts';
+
+/** The frameworks `--framework` accepts. */
+export const FRAMEWORKS = ['node', 'express', 'fastify', 'hono', 'next'] as const;
+
+/** A framework name. */
+export type Framework = (typeof FRAMEWORKS)[number];
+
+/** Checks a `--framework` value; a {@link UsageError} (exit 2) names the accepted ones. */
+export function parseFramework(value: string | undefined): Framework {
+  if (value === undefined) return 'node';
+  if ((FRAMEWORKS as readonly string[]).includes(value)) return value as Framework;
+  throw new UsageError(`--framework must be one of ${FRAMEWORKS.join(', ')}; got "${value}".`);
+}
+
+const mounts = {
+  express: () => import('../../../examples/express-host/app.ts').then((m) => m.mountExpress),
+  fastify: () => import('../../../examples/fastify-host/app.ts').then((m) => m.mountFastify),
+  hono: () => import('../../../examples/hono-host/app.ts').then((m) => m.mountHono),
+  next: () => import('../../../examples/next-host/app.ts').then((m) => m.mountNext),
+} as const;
+
+/** Runs the host of a framework other than `node` until a signal; resolves with the exit code. */
+export async function runFrameworkHost(framework: Exclude<Framework, 'node'>, env: NodeJS.ProcessEnv): Promise<number> {
+  const [{ runHost }, mount] = await Promise.all([import('../../../examples/express-host/run-host.ts'), mounts[framework]()]);
+  return runHost(`${framework} host`, mount, env);
+}
