@@ -7,7 +7,9 @@
  * 5 resources + transport), against what the SDK's defaults would cost (an Ajv instance per
  * server, `tools/list` converting every zod schema on each call).
  *
- * Run: `npx tsx test/bench/mcp-vs-rest.ts` (DURATION=seconds per round, default 8).
+ * Run: `npx tsx test/bench/mcp-vs-rest.ts` (DURATION=seconds per run, default 3; ROUNDS=pairs of
+ * runs, default 6). Short alternating runs and the median of the per-pair ratios keep a shared
+ * machine's load swings out of the ratio.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,8 @@ import { scopeOf } from '../../src/contract/mcp/server.ts';
 import { getExample } from '../../src/contract/services.ts';
 
 const run = promisify(execFile);
-const duration = Number(process.env['DURATION'] ?? 8);
+const duration = Number(process.env['DURATION'] ?? 3);
+const roundCount = Number(process.env['ROUNDS'] ?? 6);
 const autocannon = join(import.meta.dirname, '../../node_modules/.bin/autocannon');
 
 /** CPU time (not wall time: the machine may be shared) per call, after a warm-up. */
@@ -78,7 +81,9 @@ async function constructionCosts(): Promise<void> {
 }
 
 interface Result {
-  requests: { average: number };
+  requests: { average: number; total: number };
+  /** Server CPU time per answered request (µs), measured in this process around the run. */
+  cpuPerRequest: number;
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -86,8 +91,12 @@ interface Result {
 
 async function load(url: string, bodyFile: string, extraHeaders: string[]): Promise<Result> {
   const args = ['-c', '16', '-d', String(duration), '-m', 'POST', '-H', 'content-type=application/json', ...extraHeaders, '-i', bodyFile, '-j', url];
+  const cpu = process.cpuUsage();
   const { stdout } = await run(autocannon, args, { maxBuffer: 16 * 1024 * 1024 });
-  return JSON.parse(stdout) as Result;
+  const used = process.cpuUsage(cpu);
+  const result = JSON.parse(stdout) as Result;
+  result.cpuPerRequest = (used.user + used.system) / Math.max(1, result.requests.total);
+  return result;
 }
 
 async function main(): Promise<void> {
@@ -109,19 +118,29 @@ async function main(): Promise<void> {
 
   console.log(`\nHTTP, 16 connections, ${duration}s per round, CRM manifest (${JSON.stringify(manifest).length} bytes):`);
   await load(`${base}/api/validate/manifest`, restBody, []); // warm-up
-  const rounds: Array<{ rest: Result; mcp: Result }> = [];
-  for (let round = 0; round < 2; round++) {
-    const rest = await load(`${base}/api/validate/manifest`, restBody, []);
-    const mcp = await load(`${base}/mcp`, mcpBody, mcpHeaders);
-    rounds.push({ rest, mcp });
+  const ratios: number[] = [];
+  const cpuRatios: number[] = [];
+  for (let round = 0; round < roundCount; round++) {
+    // Alternate which goes first so a load swing does not always favour the same side.
+    const restFirst = round % 2 === 0;
+    const first = await load(restFirst ? `${base}/api/validate/manifest` : `${base}/mcp`, restFirst ? restBody : mcpBody, restFirst ? [] : mcpHeaders);
+    const second = await load(restFirst ? `${base}/mcp` : `${base}/api/validate/manifest`, restFirst ? mcpBody : restBody, restFirst ? mcpHeaders : []);
+    const [rest, mcp] = restFirst ? [first, second] : [second, first];
+    ratios.push(mcp.requests.average / rest.requests.average);
+    cpuRatios.push(rest.cpuPerRequest / mcp.cpuPerRequest);
     for (const [name, r] of [['REST POST /api/validate/manifest', rest], ['MCP tools/call validate_manifest', mcp]] as const) {
       console.log(
-        `  round ${round + 1} ${name.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`,
+        `  round ${round + 1} ${name.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s  ${r.cpuPerRequest.toFixed(0).padStart(5)} µs server CPU/req  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`,
       );
     }
   }
-  const sum = (pick: (r: { rest: Result; mcp: Result }) => Result) => rounds.reduce((total, r) => total + pick(r).requests.average, 0);
-  console.log(`\nratio MCP / REST requests per second: ${(sum((r) => r.mcp) / sum((r) => r.rest)).toFixed(2)}`);
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
+  };
+  const show = (values: number[]) => values.map((r) => r.toFixed(2)).join(', ');
+  console.log(`\nratio MCP / REST requests per second: median ${median(ratios).toFixed(2)} (per round: ${show(ratios)})`);
+  console.log(`ratio REST / MCP server CPU per request (load-independent): median ${median(cpuRatios).toFixed(2)} (per round: ${show(cpuRatios)})`);
   server.closeAllConnections();
   server.close();
 }
