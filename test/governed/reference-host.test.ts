@@ -2,7 +2,9 @@
  * The governed demo resources over real HTTP on the reference host (a child process on a free
  * port, DATABASE_URL=memory:), its JWT settings, dev-mode token, /metrics, and `cellgate token`.
  */
-import { createGovernedApi, memoryStorage } from 'cellgate';
+import { ConfigurationError, createGovernedApi, memoryStorage } from 'cellgate';
+import { createDemoResources } from '../../examples/reference-host/governed.ts';
+import { run as runToken } from '../../src/cli/commands/token.ts';
 import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, startHost, type Host } from './processes.ts';
@@ -132,19 +134,26 @@ describe('reference host: settings', () => {
     }
   });
 
-  it.each([
-    [{ CELLGATE_JWT_SECRET: 'too-short' }, /CELLGATE_JWT_SECRET/],
-    [{ CELLGATE_JWT_PUBLIC_KEY: 'not a key' }, /CELLGATE_JWT_PUBLIC_KEY/],
-    [{ CELLGATE_JWT_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\\nAAAA\\n-----END PUBLIC KEY-----' }, /CELLGATE_JWT_PUBLIC_KEY/],
-    [{ CELLGATE_RATE_LIMIT: 'lots' }, /CELLGATE_RATE_LIMIT/],
-    [{ CELLGATE_JWKS_URL: 'ftp://nope' }, /CELLGATE_JWKS_URL/],
-    [{ CELLGATE_JWT_SECRET: SECRET, CELLGATE_JWKS_URL: 'https://id.test/jwks' }, /only one/],
-  ])('exits 1 with one line on a bad setting %#', async (env, message) => {
-    const result = await run(['examples/reference-host/main.ts'], { PORT: '0', DATABASE_URL: 'memory:', ...env });
+  it('exits 1 with one line on a bad setting', async () => {
+    const result = await run(['examples/reference-host/main.ts'], { PORT: '0', DATABASE_URL: 'memory:', CELLGATE_JWT_SECRET: 'too-short' });
     expect(result.code).toBe(1);
     const lines = result.stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(message);
+    expect(lines[0]).toMatch(/CELLGATE_JWT_SECRET/);
+  });
+
+  it.each([
+    [{ CELLGATE_JWT_SECRET: 'too-short' }, 'CELLGATE_JWT_SECRET'],
+    [{ CELLGATE_JWT_PUBLIC_KEY: 'not a key' }, 'CELLGATE_JWT_PUBLIC_KEY'],
+    [{ CELLGATE_JWT_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----' }, 'CELLGATE_JWT_PUBLIC_KEY'],
+    [{ CELLGATE_RATE_LIMIT: 'lots' }, 'CELLGATE_RATE_LIMIT'],
+    [{ CELLGATE_JWKS_URL: 'ftp://nope' }, 'CELLGATE_JWKS_URL'],
+    [{ CELLGATE_JWT_SECRET: SECRET, CELLGATE_JWKS_URL: 'https://id.test/jwks' }, 'CELLGATE_JWT_SECRET, CELLGATE_JWKS_URL'],
+  ])('refuses bad settings with a ConfigurationError naming the variable %#', async (env, variable) => {
+    const error = await createDemoResources({ env: { DATABASE_URL: 'memory:', ...env } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).path).toBe(variable);
+    expect((error as Error).message).not.toContain('\n');
   });
 });
 
@@ -163,19 +172,36 @@ describe('cellgate token', () => {
     expect(Number(payload.exp) - Number(payload.iat)).toBe(900);
   });
 
+  it('exits 2 with one line on bad arguments', async () => {
+    const result = await run(['src/cli/index.ts', 'token', '--tenant', 'acme'], { CELLGATE_JWT_SECRET: SECRET });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual(['cellgate token: --tenant must be a UUID, got "acme"']);
+  });
+
   it.each([
     [[], { CELLGATE_JWT_SECRET: SECRET }, /--tenant/],
     [['--tenant', ids.tenant], {}, /CELLGATE_JWT_SECRET/],
     [['--tenant', ids.tenant], { CELLGATE_JWT_SECRET: 'short' }, /at least 32 bytes/],
-    [['--tenant', 'acme'], { CELLGATE_JWT_SECRET: SECRET }, /--tenant must be a UUID/],
     [['--tenant', ids.tenant, '--workspace', 'nope'], { CELLGATE_JWT_SECRET: SECRET }, /--workspace/],
+    [['--tenant', ids.tenant, '--workspace', `${ids.ws}=`], { CELLGATE_JWT_SECRET: SECRET }, /at least one role/],
     [['--tenant', ids.tenant, '--expires', 'soon'], { CELLGATE_JWT_SECRET: SECRET }, /--expires/],
+    [['--tenant', ids.tenant, '--actor-type', 'robot'], { CELLGATE_JWT_SECRET: SECRET }, /--actor-type/],
     [['--tenant', ids.tenant, '--bogus'], { CELLGATE_JWT_SECRET: SECRET }, /bogus/],
-  ])('exits 2 with one line on bad arguments %#', async (args, env, message) => {
-    const result = await run(['src/cli/index.ts', 'token', ...args], env);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    const lines = result.stderr.split('\n').filter((line) => line.trim() !== '');
+  ])('answers exit code 2 and one line for bad arguments %# (in process)', async (args, env, message) => {
+    const saved = process.env.CELLGATE_JWT_SECRET;
+    const lines: string[] = [];
+    const error = console.error;
+    console.error = (...parts: unknown[]) => void lines.push(parts.join(' '));
+    if ('CELLGATE_JWT_SECRET' in env) process.env.CELLGATE_JWT_SECRET = env.CELLGATE_JWT_SECRET;
+    else delete process.env.CELLGATE_JWT_SECRET;
+    try {
+      expect(await runToken(args)).toBe(2);
+    } finally {
+      console.error = error;
+      if (saved === undefined) delete process.env.CELLGATE_JWT_SECRET;
+      else process.env.CELLGATE_JWT_SECRET = saved;
+    }
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(message);
   });
