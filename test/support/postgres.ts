@@ -5,7 +5,7 @@
  * 127.0.0.1 with a free port (as the `postgres` user when running as root) and removed on stop.
  * Without either, the caller gets a `skip` reason to print.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -62,10 +62,33 @@ async function startCluster(bin: string): Promise<TestPostgres> {
   const port = await freePort();
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200`;
   await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  // A worker that ends without running its teardown (a crash, a bench run) must not leave the
+  // server behind: stop it synchronously on exit unless stop() already did.
+  const stopArgs = ['-D', data, '-m', 'immediate', '-w', 'stop'];
+  const stopOnExit = () => {
+    try {
+      if (userInfo().uid === 0) execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [join(bin, 'pg_ctl'), ...stopArgs].map((part) => `'${part}'`).join(' ')], { stdio: 'ignore' });
+      else execFileSync(join(bin, 'pg_ctl'), stopArgs, { stdio: 'ignore' });
+    } catch {
+      // already stopped
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // Workers may also be ended by a signal (vitest's bench runner does so without teardown).
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    stopOnExit();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('exit', stopOnExit);
+  process.once('SIGTERM', stopOnSignal);
+  process.once('SIGINT', stopOnSignal);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
-      await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      process.removeListener('exit', stopOnExit);
+      process.removeListener('SIGTERM', stopOnSignal);
+      process.removeListener('SIGINT', stopOnSignal);
+      await runAsOwner(join(bin, 'pg_ctl'), stopArgs).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };

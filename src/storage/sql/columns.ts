@@ -52,6 +52,13 @@ export function entityColumnKind(model: EntityStorageModel, name: string): Colum
   return BASE_COLUMN_SPECS.find((spec) => spec.name === name)?.kind;
 }
 
+/** The scope columns an entity's records always carry, by scope: the leading index columns. */
+export function scopeColumns(model: EntityStorageModel): string[] {
+  if (model.scope === 'system-global') return ['tenant_id'];
+  if (model.scope === 'workspace-shared') return ['tenant_id', 'workspace_id'];
+  return ['tenant_id', 'workspace_id', 'cell_id'];
+}
+
 /** The append-only audit table (SEED.md audit record, snake_case, plus `reason` and `seq`). */
 export const AUDIT_TABLE = 'cellgate_audit_log';
 /** Audit columns after `seq`, in order. */

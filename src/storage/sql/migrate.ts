@@ -13,6 +13,7 @@ import {
   IDEMPOTENCY_COLUMNS,
   IDEMPOTENCY_TABLE,
   MIGRATIONS_TABLE,
+  scopeColumns,
   VERSION_COLUMNS,
   VERSION_TABLE,
   type ColumnSpec,
@@ -92,12 +93,15 @@ function coreStep(dialect: SqlDialect): MigrationStep {
 
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
-  // All three scope columns lead every index, whatever the entity's scope: a list always
-  // constrains all three (NULL included), so the index serves it and a count needs no row reads.
-  const scope = ['tenant_id', 'workspace_id', 'cell_id'];
+  // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
+  // field and id, so PostgreSQL and SQLite read page 1 in order and stop after it. The other scope
+  // columns (always NULL for this entity, still in every WHERE) trail, so counts stay index-only.
+  // They must not sit in front: `IS NULL` is no equality for ordering, and the order would be lost.
+  const scope = scopeColumns(model);
+  const rest = ['tenant_id', 'workspace_id', 'cell_id'].filter((column) => !scope.includes(column));
   const indexes: Array<[string, string[], string | undefined]> = [
-    ['scope_idx', [...scope, 'id'], undefined],
-    ...model.indexedFields.map((field): [string, string[], string] => [`${field}_live_idx`, [...scope, field, 'id'], field]),
+    ['scope_list_idx', [...scope, 'id', ...rest], undefined],
+    ...model.indexedFields.map((field): [string, string[], string] => [`${field}_list_idx`, [...scope, field, 'id', ...rest], field]),
   ];
   const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes });
   return {
