@@ -1,0 +1,133 @@
+/**
+ * The node adapter's own duties beyond the conformance suite, on real node:http servers: the URL it
+ * builds (proxy headers only when trusted, a fixed origin, a bad Host), the lightweight Request
+ * behaving like a Request for the core's helpers, the `onError` hook, `next()`, and a socket that
+ * closes before the answer is written.
+ */
+import { createServer, request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFetchHandler, jsonResponse, readJsonBody, type FetchHandler } from 'cellgate';
+import { toNodeHandler, type NodeAdapterOptions } from 'cellgate/adapters/node';
+import type { AdapterServer } from 'cellgate/testing';
+import { listen } from './support.ts';
+
+const servers: AdapterServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function serve(handler: FetchHandler, options: NodeAdapterOptions = {}, withNext = false): Promise<string> {
+  const adapter = toNodeHandler(handler, options);
+  const server = await listen(
+    createServer((req, res) => (withNext ? adapter(req, res, () => res.writeHead(418).end('next')) : adapter(req, res))),
+  );
+  servers.push(server);
+  return server.url;
+}
+
+/** Raw GET with chosen headers (fetch would not let us set Host). */
+function get(url: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve(body));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const echoUrl = createFetchHandler(async (request) => jsonResponse({ url: request.url }));
+
+describe('toNodeHandler', () => {
+  it('builds the URL from the socket and Host, and from X-Forwarded-* only when trusted', async () => {
+    const plain = await serve(echoUrl);
+    const forwarded = { host: 'api.example.com:8443', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example.com' };
+    expect(JSON.parse(await get(`${plain}/a?b=1`, forwarded)).url).toBe('http://api.example.com:8443/a?b=1');
+    const trusted = await serve(echoUrl, { trustProxy: true });
+    expect(JSON.parse(await get(`${trusted}/a?b=1`, forwarded)).url).toBe('https://public.example.com/a?b=1');
+    const fixed = await serve(echoUrl, { origin: 'https://fixed.example.com/' });
+    expect(JSON.parse(await get(`${fixed}/x`, forwarded)).url).toBe('https://fixed.example.com/x');
+    expect(JSON.parse(await get(`${plain}/x`, { host: 'bad host/with space' })).url).toBe('http://localhost/x');
+  });
+
+  it('hands the core a Request that works with its helpers (headers, URL, JSON body, clone)', async () => {
+    const url = await serve(
+      createFetchHandler(async (request) => {
+        const copy = request.clone();
+        const body = await readJsonBody(request);
+        return jsonResponse({
+          isRequest: request instanceof Request,
+          path: new URL(request.url).pathname,
+          accept: request.headers.get('ACCEPT'),
+          multi: [...request.headers].filter(([name]) => name === 'x-multi'),
+          body,
+          cloned: await copy.text(),
+          aborted: request.signal.aborted,
+        });
+      }),
+    );
+    const response = await fetch(`${url}/json`, {
+      method: 'POST',
+      headers: [['content-type', 'application/json'], ['accept', 'application/json'], ['x-multi', 'a'], ['x-multi', 'b']],
+      body: '{"n":1}',
+    });
+    expect(await response.json()).toEqual({
+      isRequest: true,
+      path: '/json',
+      accept: 'application/json',
+      multi: [['x-multi', 'a, b']],
+      body: { n: 1 },
+      cloned: '{"n":1}',
+      aborted: false,
+    });
+  });
+
+  it('calls next() for unmatched requests when given one, else answers the core 404 envelope', async () => {
+    const nothing = createFetchHandler(async () => undefined);
+    const withNext = await serve(nothing, {}, true);
+    const fell = await fetch(`${withNext}/anything`);
+    expect([fell.status, await fell.text()]).toEqual([418, 'next']);
+    const alone = await serve(nothing);
+    const missing = await fetch(`${alone}/anything`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: 'NOT_FOUND' });
+  });
+
+  it('reports an adapter-level failure to onError and answers the envelope 500 without internals', async () => {
+    const seen: unknown[] = [];
+    const url = await serve(
+      createFetchHandler(async () => {
+        throw new Error('secret detail');
+      }),
+      { onError: (error) => seen.push(error) },
+    );
+    const response = await fetch(`${url}/boom`);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('secret detail');
+    expect(JSON.parse(text)).toMatchObject({ error: 'INTERNAL_ERROR' });
+    expect(seen).toHaveLength(1);
+    expect((seen[0] as Error).message).toBe('secret detail');
+  });
+
+  it('does not crash when the client is gone before the answer is written', async () => {
+    let finish: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (finish = resolve));
+    const url = await serve(
+      createFetchHandler(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        finish();
+        return jsonResponse({ late: true });
+      }),
+    );
+    const controller = new AbortController();
+    const pending = fetch(`${url}/slow`, { signal: controller.signal }).catch((error: unknown) => error);
+    setTimeout(() => controller.abort(), 30);
+    expect(await pending).toBeInstanceOf(Error);
+    await answered;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await fetch(`${url}/again`)).status).toBe(200);
+  });
+});

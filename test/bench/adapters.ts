@@ -1,0 +1,124 @@
+/**
+ * Adapter benchmark: for node:http, Express, Fastify and Hono, requests/s of `GET /api/primitives`
+ * and of a governed `PATCH` (If-Match, one record per connection) through the cellgate adapter, as
+ * a ratio to the same framework answering the same bytes from a native route, measured in the
+ * same run. Each server runs in its own process (bundled with esbuild, so no TypeScript loader
+ * sits in the hot path); autocannon drives them from this process, native and adapter alternately
+ * for several rounds (medians reported), because the machine may be shared. Server CPU time per
+ * request (from /proc) is reported too: it is steadier than requests/s under contention.
+ *
+ * The native route does none of the core's work, so the ratio is the cost of adapter + core; the
+ * `node` row's adapter side is toNodeHandler vs bare node:http.
+ *
+ * Run: npx tsx test/bench/adapters.ts [seconds per run, default 3] [connections, default 16] [rounds, default 3]
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+
+type AutocannonResult = { requests: { average: number; total: number }; errors: number; non2xx: number };
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const root = resolve(import.meta.dirname, '../..');
+const duration = Number(process.argv[2] ?? 3);
+const connections = Number(process.argv[3] ?? 16);
+const rounds = Number(process.argv[4] ?? 3);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  collection: string;
+  auth: Record<string, string>;
+  records: Array<{ id: string; etag: string }>;
+}
+
+// Inside the repository so the bundle resolves the installed packages (node_modules is ignored by git).
+const bundle = join(root, 'node_modules/.cache/cellgate-bench/adapters-server.mjs');
+execFileSync(join(root, 'node_modules/.bin/esbuild'), [
+  'test/bench/adapters-server.ts', '--bundle', '--platform=node', '--format=esm', '--packages=external',
+  `--outfile=${bundle}`, '--log-level=error', '--tsconfig=tsconfig.json',
+  // Bundled code that still `require`s (CommonJS dependencies of our sources) gets a require().
+  "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+], { cwd: root });
+
+function start(framework: string, mode: string): Promise<Server> {
+  const child = spawn(process.execPath, [bundle, framework, mode], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('listening on')) done({ child, ...(JSON.parse(out.split('\n')[0]!) as Omit<Server, 'child'>) });
+    });
+    child.once('exit', (code) => fail(new Error(`${framework} ${mode} exited with ${code}: ${out}`)));
+  });
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(server: Server, endpoint: 'get' | 'patch'): Promise<{ rps: number; cpuUs: number; failed: number }> {
+  let next = 0;
+  const request =
+    endpoint === 'get'
+      ? { method: 'GET', path: '/api/primitives' }
+      : {
+          method: 'PATCH',
+          setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => {
+            context.record ??= server.records[next++ % server.records.length];
+            const record = context.record as { id: string; etag: string };
+            return {
+              ...req,
+              path: `${server.collection}/${record.id}`,
+              headers: { ...server.auth, 'content-type': 'application/json', 'if-match': record.etag },
+              body: '{"title":"bench"}',
+            };
+          },
+          onResponse: (_status: number, _body: string, context: Record<string, unknown>, headers: Record<string, string>) => {
+            if (headers.etag) (context.record as { etag: string }).etag = headers.etag;
+          },
+        };
+  const before = cpuSeconds(server.child.pid!);
+  const result = await autocannon({ url: server.url, connections: Math.min(connections, server.records.length), duration, requests: [request] });
+  const cpu = cpuSeconds(server.child.pid!) - before;
+  return { rps: result.requests.average, cpuUs: (cpu / Math.max(1, result.requests.total)) * 1e6, failed: result.errors + result.non2xx };
+}
+
+// The core alone, in-process (no HTTP): the part of every adapter row no adapter can remove.
+const core = JSON.parse(execFileSync(process.execPath, [bundle, 'node', 'core'], { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1)!) as { get: number; patch: number };
+const rows: string[] = [`core alone (in-process handler, no HTTP): GET /api/primitives ${core.get.toFixed(0)} µs/req, governed PATCH ${core.patch.toFixed(0)} µs/req`];
+console.log(rows[0]);
+for (const framework of ['node', 'express', 'fastify', 'hono']) {
+  const native = await start(framework, 'native');
+  const adapter = await start(framework, 'adapter');
+  for (const endpoint of ['get', 'patch'] as const) {
+    await load(native, endpoint); // warm-up
+    await load(adapter, endpoint);
+    const n: number[] = [];
+    const a: number[] = [];
+    const nCpu: number[] = [];
+    const aCpu: number[] = [];
+    let failed = 0;
+    for (let round = 0; round < rounds; round++) {
+      const x = await load(native, endpoint);
+      const y = await load(adapter, endpoint);
+      n.push(x.rps);
+      a.push(y.rps);
+      nCpu.push(x.cpuUs);
+      aCpu.push(y.cpuUs);
+      failed += y.failed;
+    }
+    const label = endpoint === 'get' ? 'GET /api/primitives' : 'PATCH governed';
+    rows.push(
+      `${framework.padEnd(8)} ${label.padEnd(20)} native ${median(n).toFixed(0).padStart(6)} req/s  adapter ${median(a).toFixed(0).padStart(6)} req/s  ratio ${(median(a) / median(n)).toFixed(2)}  cpu/req native ${median(nCpu).toFixed(0)} µs adapter ${median(aCpu).toFixed(0)} µs  adapter layer ≈ ${(median(aCpu) - median(nCpu) - (endpoint === 'get' ? core.get : core.patch)).toFixed(0)} µs${failed ? `  (${failed} failed)` : ''}`,
+    );
+    console.log(rows.at(-1));
+  }
+  native.child.kill();
+  adapter.child.kill();
+}
+console.log(`\n${duration}s x ${rounds} rounds, ${connections} connections\n${rows.join('\n')}`);
