@@ -5,7 +5,7 @@
  * - List page 1 (pageSize 20, one filter, sort by an indexed field) on `BENCH_ROWS` rows: p50.
  * - History page (20 newest audit records) of a record with 10,000 versions: p50.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,6 +16,13 @@ import {
 } from './storage-bench-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cellgate-bench-sqlite-'));
+// The bench runner ends its worker without teardown hooks; the table is large, so remove it on exit.
+const removeTable = () => rmSync(dir, { recursive: true, force: true });
+process.once('exit', removeTable);
+process.once('SIGTERM', () => {
+  removeTable();
+  process.exit(143);
+});
 const file = join(dir, 'bench.db');
 const driver = sqliteStorage({ filename: file });
 await driver.migrate([benchModel]);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage, type SqliteClient } from 'cellgate/storage/sqlite';
 import { ConfigurationError } from '../../src/errors.ts';
 import { runStorageConformance } from 'cellgate/testing';
@@ -15,6 +15,7 @@ import { driverSkip, expectDuplicateIsConflict } from './drivers.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'cellgate-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 runStorageConformance({
   name: 'sqlite',
@@ -28,10 +29,7 @@ runStorageConformance({
       raw.close();
     }
   },
-  teardown: async (driver) => {
-    await driver.close();
-    rmSync(dir, { recursive: true, force: true });
-  },
+  teardown: (driver) => driver.close(),
 });
 
 describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
