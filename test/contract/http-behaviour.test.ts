@@ -145,6 +145,7 @@ describe('errors and options', () => {
     [{ mcp: { allowedHosts: 'all' } }, 'options.mcp.allowedHosts'],
     [{ docs: { title: '' } }, 'options.docs.title'],
     [{ onError: 'log' }, 'options.onError'],
+    [{ basepath: '/x' }, 'options.basepath'],
     [{ primitives: [{ key: 'data-grid', version: '1.0.0', label: 'Grid', category: 'collection', props: { type: 'object', properties: {} } }] }, 'options.primitives.0'],
   ])('refuses %j at construction with a ConfigurationError naming %s', (options, path) => {
     let error: unknown;

@@ -73,9 +73,17 @@ function routePrefix(value: unknown, path: string, allowEmpty: boolean): string 
   return trimmed;
 }
 
+/** Every option name, so a misspelt one (`basepath`) is refused instead of silently ignored. */
+const OPTION_NAMES = new Set(['basePath', 'bodyLimit', 'cors', 'primitives', 'projectDir', 'mcp', 'docs', 'onError']);
+
 /** Checks the handler-level options and applies their defaults. */
 export function resolveHandlerOptions(options: ContractHandlerOptions): ResolvedHandlerOptions {
   if (typeof options !== 'object' || options === null) throw new ConfigurationError('options', 'must be an object');
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) {
+      throw new ConfigurationError(`options.${name}`, `is not an option; known options: ${[...OPTION_NAMES].join(', ')}`);
+    }
+  }
   const basePath = routePrefix(options.basePath ?? '', 'options.basePath', true);
 
   let mcp: ResolvedHandlerOptions['mcp'];
