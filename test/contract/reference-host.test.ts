@@ -155,8 +155,10 @@ describe('reference host settings', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ HOST: 'http://x' }, 'HOST'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ CELLGATE_JWT_SECRET: 'short' }, 'CELLGATE_JWT_SECRET'],
   ])('exits 1 with a one-line reason for %j', async (env, name) => {
-    const child = spawn(TSX, ['examples/reference-host/main.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: 'memory:', ...env } });
+    const child = spawn(TSX, ['examples/reference-host/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:', ...env } });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     const code = await new Promise<number | null>((done) => child.once('exit', done));
