@@ -3,18 +3,29 @@
  * tokens and bodies. Invariants: never a 5xx; every non-2xx answer is the error envelope with a
  * correlation id; a refused request leaves the stored state (records and audit) unchanged.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { memoryStorage } from 'cellgate';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { describe, expect, it } from 'vitest';
-import { governedSetup } from './behaviour.ts';
+import { driverSkip } from '../storage/drivers.ts';
+import { governedSetup, type StorageFactory } from './behaviour.ts';
 import { customer, ids, invoice, mint, paths, send, type Answer } from './support.ts';
 
 const uuid = fc.uuid();
 const junk = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', '0', '-1', '1.5', '1e3', '%', '[]', 'null', 'true', '999999999999999999999'));
 
-describe('governed routes under fuzz (memory)', () => {
-  it('never answer 5xx, always the envelope, and refused requests change nothing', async () => {
-    const s = await governedSetup(() => memoryStorage());
+// The behaviour suite covers PostgreSQL; fuzzing runs on the two in-process drivers to stay fast.
+const drivers: Array<[name: 'memory' | 'sqlite', create: StorageFactory]> = [
+  ['memory', () => memoryStorage()],
+  ['sqlite', () => sqliteStorage({ filename: join(mkdtempSync(join(tmpdir(), 'cellgate-fuzz-')), 'fuzz.db') })],
+];
+
+describe.each(drivers)('governed routes under fuzz (%s)', (name, create) => {
+  it.skipIf(Boolean(driverSkip(name)))('never answer 5xx, always the envelope, and refused requests change nothing', async () => {
+    const s = await governedSetup(create);
     const admin = s.tokens.admin;
     const c = (await send(s.api, 'POST', paths.customers(), { token: admin, body: customer({ notes: 'n' }) })).body.data;
     const i = (await send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice() })).body.data;
@@ -83,5 +94,6 @@ describe('governed routes under fuzz (memory)', () => {
       { numRuns: 400 },
     );
     expect(s.errors).toEqual([]);
+    await s.storage.close();
   });
 });
