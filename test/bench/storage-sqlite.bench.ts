@@ -91,13 +91,6 @@ const patch = await timingPair(() => patchThroughDriver(driver, viaDriver), () =
 report(`sqlite PATCH-equivalent (p50, measured alternately): driver ${patch.a.toFixed(3)} ms, same statements by hand ${patch.b.toFixed(3)} ms, driver reaches ${(patch.b / patch.a).toFixed(2)} of the raw floor (target >= 0.5)`);
 const list = await timing(() => driver.list(benchModel, listQuery), 50);
 report(`sqlite list page 1 of ${LARGE_ROWS} rows (status = PAID, sort amount desc, total counted): p50 ${list.p50.toFixed(2)} ms`);
-const rawPage = raw.prepare(`SELECT * FROM bench_order_v1 WHERE tenant_id = ? AND workspace_id = ? AND cell_id IS NULL AND deleted_at IS NULL AND status = ? ORDER BY amount DESC NULLS LAST, id ASC LIMIT 20 OFFSET 0`);
-const rawCount = raw.prepare(`SELECT count(*) FROM bench_order_v1 WHERE tenant_id = ? AND workspace_id = ? AND cell_id IS NULL AND deleted_at IS NULL AND status = ?`);
-const listRaw = await timing(() => {
-  rawPage.all(largeScope.tenantId, largeScope.workspaceId, 'PAID');
-  rawCount.get(largeScope.tenantId, largeScope.workspaceId, 'PAID');
-}, 50);
-report(`sqlite list page 1 by hand (same two statements): p50 ${listRaw.p50.toFixed(2)} ms`);
 const hist = await timing(() => driver.listAudit(historyQuery), 200);
 report(`sqlite history page (20 newest of a record with 10,000 versions): p50 ${hist.p50.toFixed(3)} ms`);
 
