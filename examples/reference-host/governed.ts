@@ -97,6 +97,19 @@ export function rateLimitFromEnv(env: Env): number {
   return Number(raw);
 }
 
+/**
+ * `CELLGATE_AUDIT_HASH_SECRET`: the key of the audit hashes of free-text fields (`redact: "hash"`).
+ * Hosts that share a database must share it for hashes to compare across processes and restarts;
+ * unset, each run draws its own (fine for a demo, noted in the banner).
+ */
+export function auditHashSecretFromEnv(env: Env): string | undefined {
+  const secret = env.CELLGATE_AUDIT_HASH_SECRET?.trim() || undefined;
+  if (secret !== undefined && new TextEncoder().encode(secret).byteLength < 32) {
+    throw new ConfigurationError('CELLGATE_AUDIT_HASH_SECRET', 'must be at least 32 bytes.');
+  }
+  return secret;
+}
+
 /** What the host mounts: the handlers, banner lines, and a close function. */
 export interface DemoResources {
   handlers: FetchHandler[];
@@ -137,6 +150,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   const { auth, devSecret } = authFromEnv(env);
   if (typeof auth.publicKey === 'string') await checkPublicKey(auth.publicKey);
   const perMinute = rateLimitFromEnv(env);
+  const hashSecret = auditHashSecretFromEnv(env);
   const ownsStorage = options.storage === undefined;
   const databaseUrl = env.DATABASE_URL?.trim() || 'memory:';
   if (ownsStorage && databaseUrl !== 'memory:') {
@@ -148,6 +162,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     storage,
     auth,
     metrics,
+    ...(hashSecret === undefined ? {} : { redaction: { hashSecret } }),
     ...(perMinute > 0 ? { rateLimit: { limit: perMinute, windowMs: 60_000 } } : {}),
     resources: DEMO_ENTITY_FILES.map(loadDemoEntity),
   });
@@ -162,6 +177,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     'audit         /v1/audit, /v1/audit/:auditId, …/:id/versions',
     'metrics       /metrics',
     ...(ownsStorage ? ['storage       memory: (in-process; data is lost on exit)'] : []),
+    ...(hashSecret === undefined ? ['audit hash    per-run key: set CELLGATE_AUDIT_HASH_SECRET for hashes that compare across restarts'] : []),
     ...(perMinute > 0 ? [`rate limit    ${perMinute} requests per minute per tenant + actor`] : []),
   ];
   if (devSecret !== undefined) {
