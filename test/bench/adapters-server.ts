@@ -5,7 +5,7 @@
  * the framework itself. Prints `listening on <url>` and, on stdin close, nothing else: the parent
  * reads CPU time from /proc.
  *
- * Usage: node <bundle> node|express|fastify|hono native|adapter
+ * Usage: node <bundle> node|express|fastify|hono native|adapter (node also: bridge)
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { composeHandlers, createContractHandler, type FetchHandler } from 'cellgate';
+import { composeHandlers, createContractHandler, createFetchHandler, type FetchHandler } from 'cellgate';
 import { toExpress } from 'cellgate/adapters/express';
 import { cellgatePlugin } from 'cellgate/adapters/fastify';
 import { toHono } from 'cellgate/adapters/hono';
@@ -24,7 +24,7 @@ const [framework = 'node', mode = 'native'] = process.argv.slice(2);
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const governed = await createGovernedFixture();
-let handler: FetchHandler = composeHandlers(createContractHandler(), governed.handler);
+const handler: FetchHandler = composeHandlers(createContractHandler(), governed.handler);
 const primitives = Buffer.from(await (await handler(new Request('http://x/api/primitives'))).arrayBuffer());
 // One record per benchmark connection, so PATCHes with If-Match never conflict.
 const records: Array<{ id: string; etag: string }> = [];
@@ -47,7 +47,7 @@ const patchBytes = Buffer.from(await patched.arrayBuffer());
 
 function nativeBody(method: string | undefined, url: string | undefined): Buffer | undefined {
   if (method === 'GET' && url === '/api/primitives') return primitives;
-  if (method === 'PATCH' && url?.startsWith(governed.collection)) return patchBytes;
+  if (method === 'PATCH' && url?.startsWith(`${governed.collection}/`)) return patchBytes;
   return undefined;
 }
 
@@ -60,6 +60,19 @@ async function listen(listener: RequestListener): Promise<string> {
 async function serve(): Promise<string> {
   const native = mode === 'native';
   if (framework === 'node') {
+    if (mode === 'bridge') {
+      // The Fetch bridge alone: toNodeHandler around a handler that only wraps the same bytes in a
+      // Response (no routing, no core work), to tell the adapter's cost from the core's.
+      return listen(
+        toNodeHandler(
+          createFetchHandler(async (request) => {
+            const body = nativeBody(request.method, new URL(request.url).pathname);
+            if (request.body) await new Response(request.body).arrayBuffer();
+            return body ? new Response(new Uint8Array(body), { headers: { 'content-type': JSON_TYPE } }) : undefined;
+          }),
+        ),
+      );
+    }
     if (!native) return listen(toNodeHandler(handler));
     return listen((req, res) => {
       const body = nativeBody(req.method, req.url);
@@ -96,41 +109,7 @@ async function serve(): Promise<string> {
   return listen(getRequestListener(app.fetch));
 }
 
-/** Mode `core`: the handler alone, in-process, µs per request (what no adapter can remove). */
-async function coreCost(): Promise<void> {
-  const time = async (make: (i: number) => Request) => {
-    for (let i = 0; i < 500; i++) await (await handler(make(i))).arrayBuffer();
-    const started = performance.now();
-    const n = 3000;
-    for (let i = 0; i < n; i++) await (await handler(make(i))).arrayBuffer();
-    return ((performance.now() - started) / n) * 1000;
-  };
-  const get = await time(() => new Request('http://127.0.0.1/api/primitives'));
-  const record = records[1]!;
-  const patch = await time(() => {
-    const request = new Request(`http://127.0.0.1${governed.collection}/${record.id}`, {
-      method: 'PATCH',
-      headers: { ...governed.auth, 'content-type': 'application/json', 'if-match': record.etag },
-      body: '{"title":"bench"}',
-    });
-    return request;
-  });
-  console.log(JSON.stringify({ get, patch }));
-}
-
-if (mode === 'core') {
-  // PATCHes need the fresh ETag each time: wrap the handler to track it.
-  const inner = handler;
-  const tracked = records[1]!;
-  handler = Object.assign(async (request: Request) => {
-    const response = await inner(request);
-    tracked.etag = response.headers.get('etag') ?? tracked.etag;
-    return response;
-  }, { match: inner.match });
-  await coreCost();
-  process.exit(0);
-}
-
 const url = await serve();
 console.log(JSON.stringify({ url, collection: governed.collection, auth: governed.auth, records }));
 console.log(`listening on ${url}`);
+process.once('SIGINT', () => process.exit(0));
