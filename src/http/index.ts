@@ -2,3 +2,4 @@
 export * from './body.ts';
 export * from './handler.ts';
 export * from './responses.ts';
+export * from './client-address.ts';

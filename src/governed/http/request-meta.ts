@@ -3,6 +3,7 @@
  * (`X-Correlation-ID`, generated when absent or not a UUID), the W3C trace id of `traceparent`,
  * the client ip (only from a trusted source) and the user agent.
  */
+import { clientAddress } from '../../http/client-address.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
@@ -34,7 +35,10 @@ export function normalizeIp(value: string | null | undefined): string | null {
   return IPV6.test(ip) && ip.includes(':') && ip.split('::').length <= 2 ? ip.toLowerCase() : null;
 }
 
-/** How the client ip is found: a host-supplied function, or `X-Forwarded-For` when `trustProxy` is set. */
+/**
+ * How the client ip is found: a host-supplied function; else `X-Forwarded-For` when `trustProxy`
+ * is set; else the socket address the adapter recorded (`setClientAddress`).
+ */
 export interface ClientIpOptions {
   /** Returns the client address, e.g. from the adapter's socket. Wins over `trustProxy`. */
   ip?: (request: Request) => string | null | undefined;
@@ -45,8 +49,8 @@ export interface ClientIpOptions {
 /** The client ip per {@link ClientIpOptions}, or null. */
 export function clientIpOf(request: Request, options: ClientIpOptions): string | null {
   if (options.ip) return normalizeIp(options.ip(request));
-  if (!options.trustProxy) return null;
-  return normalizeIp(request.headers.get('x-forwarded-for')?.split(',', 1)[0]);
+  if (options.trustProxy) return normalizeIp(request.headers.get('x-forwarded-for')?.split(',', 1)[0]);
+  return normalizeIp(clientAddress(request)?.replace(/^::ffff:(?=\d+\.)/, ''));
 }
 
 /** The `User-Agent` header, capped in length. */
