@@ -90,6 +90,27 @@ describe.skipIf(Boolean(skip))(`postgres driver${skip ? ` (skipped: ${skip})` : 
     await driver.close();
   });
 
+  it('folds Unicode case in contains/search even on a database whose ctype is "C"', async () => {
+    const name = `cellgate_c_${crypto.randomUUID().slice(0, 8)}`;
+    await withPool((pool) => pool.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`));
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    const driver = postgresStorage({ connectionString: target.toString() });
+    try {
+      await driver.migrate(conformanceModels);
+      const scope = freshScope();
+      const record = newRecord(scope, invoiceFields({ customer_name: 'Ärzte GmbH' }));
+      await seed(driver, invoiceModel, [record]);
+      const found = await driver.list(invoiceModel, {
+        scope, filters: [{ field: 'customer_name', operator: 'contains', value: 'ärzte' }], sort: { field: 'number', direction: 'asc' }, offset: 0, limit: 10, includeDeleted: false,
+      });
+      expect(found.records.map((r) => r.id)).toEqual([record.id]);
+    } finally {
+      await driver.close();
+      await withPool((pool) => pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    }
+  });
+
   it('stores typed columns (uuid, bigint, double precision, boolean, timestamptz, jsonb)', async () => {
     await withPool(async (pool) => {
       const { rows } = await pool.query(

@@ -1,11 +1,14 @@
 /**
  * PostgreSQL specifics: native types (uuid, bigint, double precision, boolean, timestamptz,
  * jsonb, text[]), text columns in the "C" collation so sorting is byte order everywhere (the same
- * order as SQLite and independent of the server's locale), case folding in the database's
- * default collation, an advisory transaction lock around migrations, and SQLSTATE classification.
+ * order as SQLite and independent of the server's locale), Unicode case folding through a small
+ * SQL function, an advisory transaction lock around migrations, and SQLSTATE classification.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { ColumnKind, ErrorClass, SqlDialect } from '../sql/index.ts';
+
+/** The case-folding SQL function `migrate()` creates (see `supportDdl`). */
+export const FOLD_FUNCTION = 'cellgate_fold';
 
 /** Advisory lock key of `migrate()` ("cellgate" folded into 31 bits), shared by every process. */
 export const MIGRATION_LOCK_KEY = 0x63_65_6c_6c;
@@ -71,8 +74,21 @@ export const postgresDialect: SqlDialect = {
         return value;
     }
   },
-  fold: (expression) => sql`lower((${expression}) COLLATE "default")`,
+  fold: (expression) => sql`${sql.raw(FOLD_FUNCTION)}(${expression})`,
   asText: (expression, kind) => (kind === 'text' ? expression : sql`CAST(${expression} AS text)`),
+  supportDdl: () => [
+    // lower() folds only ASCII under a "C" ctype. Prefer the database's own collation when it folds
+    // Unicode, else ICU's root collation when the server has ICU; chosen once, at migrate time.
+    sql`DO $$ BEGIN
+      IF lower('Ä' COLLATE "default") = 'ä' OR NOT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu') THEN
+        CREATE OR REPLACE FUNCTION ${sql.raw(FOLD_FUNCTION)}(value text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+          AS 'SELECT lower(value COLLATE "default")';
+      ELSE
+        CREATE OR REPLACE FUNCTION ${sql.raw(FOLD_FUNCTION)}(value text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+          AS 'SELECT lower(value COLLATE "und-x-icu")';
+      END IF;
+    END $$`,
+  ],
   appendOnlyAuditDdl(table) {
     const fn = sql.id(`${table}_append_only`);
     const reject = sql`CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$

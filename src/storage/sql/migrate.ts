@@ -22,7 +22,7 @@ import { assertModel, fnv1a, indexName } from './identifiers.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 
 /** Bumped when the shape of the shared tables changes. */
-const CORE_SCHEMA = 'core@1';
+const CORE_SCHEMA = 'core@2';
 
 interface MigrationStep {
   name: string;
@@ -79,6 +79,7 @@ function coreStep(dialect: SqlDialect): MigrationStep {
         createIndex(AUDIT_TABLE, 'resource_seq_idx', ['tenant_id', 'resource_type', 'resource_id', 'seq']),
         createIndex(AUDIT_TABLE, 'workspace_seq_idx', ['tenant_id', 'workspace_id', 'seq']),
         ...dialect.appendOnlyAuditDdl(AUDIT_TABLE),
+        ...dialect.supportDdl(),
         createTable(dialect, VERSION_TABLE, VERSION_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
           sql`PRIMARY KEY (${sql.join(['resource_type', 'id', 'version'].map((c) => sql.ref(c)))})`,
         ]),

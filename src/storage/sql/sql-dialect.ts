@@ -45,6 +45,8 @@ export interface SqlDialect {
   fold(expression: RawBuilder<unknown>): RawBuilder<unknown>;
   /** The column as text, for substring matching on non-text columns (uuid). */
   asText(expression: RawBuilder<unknown>, kind: ColumnKind): RawBuilder<unknown>;
+  /** Statements (idempotent) creating support functions, e.g. the case folding of {@link fold}. */
+  supportDdl(): RawBuilder<unknown>[];
   /** Statements (idempotent) making the audit table reject UPDATE and DELETE. */
   appendOnlyAuditDdl(table: string): RawBuilder<unknown>[];
   /** Names of the columns a table has (empty when it does not exist). */

@@ -71,6 +71,8 @@ export const sqliteDialect: SqlDialect = {
   },
   fold: (expression) => sql`${sql.raw(SQLITE_FOLD_FUNCTION)}(${expression})`,
   asText: (expression) => expression,
+  // The folding function is registered on each connection instead (it is JavaScript).
+  supportDdl: () => [],
   appendOnlyAuditDdl: (table) =>
     (['UPDATE', 'DELETE'] as const).map(
       (event) => sql`CREATE TRIGGER IF NOT EXISTS ${sql.id(`${table}_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON ${sql.table(table)}
