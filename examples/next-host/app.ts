@@ -4,7 +4,8 @@
  * `toNextRouteHandlers`. The app is built once (`next build`, output cached in `.next/`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
@@ -34,12 +35,30 @@ function lock(): void {
   }
 }
 
-/** Runs `next build` unless a build exists (set `force` after changing the app). */
+/** Newest modification time of the sources the build bundles (the repository's src/, adapters/, examples/). */
+function newestSource(dir = join(NEXT_DIR, '..', '..'), depth = 0): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (depth === 0 && !['src', 'adapters', 'examples'].includes(entry.name)) continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path, depth + 1) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when a build exists and no bundled source changed since. */
+function upToDate(): boolean {
+  const id = statSync(`${NEXT_DIR}.next/BUILD_ID`, { throwIfNoEntry: false });
+  return id !== undefined && id.mtimeMs >= newestSource();
+}
+
+/** Runs `next build` unless an up-to-date build exists (`force`: always). */
 export function buildNextApp(force = false): void {
-  if (!force && existsSync(`${NEXT_DIR}.next/BUILD_ID`)) return;
+  if (!force && upToDate()) return;
   lock();
   try {
-    if (force || !existsSync(`${NEXT_DIR}.next/BUILD_ID`)) runBuild();
+    if (force || !upToDate()) runBuild();
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }

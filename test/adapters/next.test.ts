@@ -3,8 +3,12 @@
  * through `toNextRouteHandlers`) served by a real production Next server in this process. The
  * first run builds the app (`next build`, cached in examples/next-host/.next).
  */
+import { vi } from 'vitest';
 import { runAdapterConformance } from 'cellgate/testing';
 import { buildNextApp, mountNext } from '../../examples/next-host/app.ts';
+
+// The first start may run `next build` (a minute or two on 2 cores) inside the suite's beforeAll.
+vi.setConfig({ hookTimeout: 600_000 });
 
 runAdapterConformance({
   name: 'next',
