@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage, type SqliteClient } from 'cellgate/storage/sqlite';
-import { ConfigurationError } from '../../src/errors.ts';
+import { CellgateError, ConfigurationError } from '../../src/errors.ts';
 import { runStorageConformance } from 'cellgate/testing';
 import { auditFor, conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
 import { driverSkip, expectDuplicateIsConflict } from './drivers.ts';
@@ -102,6 +102,27 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
   it('maps a duplicate id to CONFLICT without SQL or table names in the message', async () => {
     const driver = sqliteStorage({ filename: ':memory:' });
     await expectDuplicateIsConflict(driver);
+    await driver.close();
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE when another writer holds the lock past the busy timeout', async () => {
+    const filename = join(dir, 'busy.db');
+    const driver = sqliteStorage({ filename, busyTimeoutMs: 50 });
+    await driver.migrate(conformanceModels);
+    const other = new Database(filename);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const error = await driver.transaction((session) => session.insert(invoiceModel, newRecord(freshScope(), invoiceFields()))).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CellgateError);
+      expect([(error as CellgateError).status, (error as CellgateError).headers]).toEqual([503, { 'Retry-After': '1' }]);
+      expect((error as CellgateError).message).not.toMatch(/SQLITE|locked|busy/i);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    const record = newRecord(freshScope(), invoiceFields());
+    await seed(driver, invoiceModel, [record]);
+    expect(await driver.get(invoiceModel, record, record.id)).toEqual(record);
     await driver.close();
   });
 
