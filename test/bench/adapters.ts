@@ -88,10 +88,7 @@ async function load(server: Server, endpoint: 'get' | 'patch'): Promise<{ rps: n
   return { rps: result.requests.average, cpuUs: (cpu / Math.max(1, result.requests.total)) * 1e6, failed: result.errors + result.non2xx };
 }
 
-// The core alone, in-process (no HTTP): the part of every adapter row no adapter can remove.
-const core = JSON.parse(execFileSync(process.execPath, [bundle, 'node', 'core'], { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1)!) as { get: number; patch: number };
-const rows: string[] = [`core alone (in-process handler, no HTTP): GET /api/primitives ${core.get.toFixed(0)} µs/req, governed PATCH ${core.patch.toFixed(0)} µs/req`];
-console.log(rows[0]);
+const rows: string[] = [];
 for (const framework of ['node', 'express', 'fastify', 'hono']) {
   const native = await start(framework, 'native');
   const adapter = await start(framework, 'adapter');
@@ -114,11 +111,40 @@ for (const framework of ['node', 'express', 'fastify', 'hono']) {
     }
     const label = endpoint === 'get' ? 'GET /api/primitives' : 'PATCH governed';
     rows.push(
-      `${framework.padEnd(8)} ${label.padEnd(20)} native ${median(n).toFixed(0).padStart(6)} req/s  adapter ${median(a).toFixed(0).padStart(6)} req/s  ratio ${(median(a) / median(n)).toFixed(2)}  cpu/req native ${median(nCpu).toFixed(0)} µs adapter ${median(aCpu).toFixed(0)} µs  adapter layer ≈ ${(median(aCpu) - median(nCpu) - (endpoint === 'get' ? core.get : core.patch)).toFixed(0)} µs${failed ? `  (${failed} failed)` : ''}`,
+      `${framework.padEnd(8)} ${label.padEnd(20)} native ${median(n).toFixed(0).padStart(6)} req/s  adapter ${median(a).toFixed(0).padStart(6)} req/s  ratio ${(median(a) / median(n)).toFixed(2)}  cpu/req native ${median(nCpu).toFixed(0)} µs adapter ${median(aCpu).toFixed(0)} µs${failed ? `  (${failed} failed)` : ''}`,
     );
     console.log(rows.at(-1));
   }
   native.child.kill();
   adapter.child.kill();
+}
+
+// The node adapter alone (toNodeHandler + a handler that returns a prebuilt Response) vs bare
+// node:http: the adapter layer's own cost, without the core's routing, work and Response construction.
+{
+  const native = await start('node', 'native');
+  const bridge = await start('node', 'bridge');
+  for (const endpoint of ['get', 'patch'] as const) {
+    await load(native, endpoint);
+    await load(bridge, endpoint);
+    const n: number[] = [];
+    const b: number[] = [];
+    const nCpu: number[] = [];
+    const bCpu: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const x = await load(native, endpoint);
+      const y = await load(bridge, endpoint);
+      n.push(x.rps);
+      b.push(y.rps);
+      nCpu.push(x.cpuUs);
+      bCpu.push(y.cpuUs);
+    }
+    rows.push(
+      `node adapter only, prebuilt Response (${endpoint === 'get' ? 'GET' : 'PATCH'}): bare ${median(n).toFixed(0)} req/s, toNodeHandler ${median(b).toFixed(0)} req/s, ratio ${(median(b) / median(n)).toFixed(2)}; cpu/req ${median(nCpu).toFixed(0)} µs vs ${median(bCpu).toFixed(0)} µs`,
+    );
+    console.log(rows.at(-1));
+  }
+  native.child.kill();
+  bridge.child.kill();
 }
 console.log(`\n${duration}s x ${rounds} rounds, ${connections} connections\n${rows.join('\n')}`);
