@@ -76,6 +76,9 @@ describe.skipIf(Boolean(skip))(`postgres driver${skip ? ` (skipped: ${skip})` : 
       const driver = postgresStorage({ pool });
       await expectDuplicateIsConflict(driver);
       await driver.close();
+      const lazy = postgresStorage({ pool: async () => pool });
+      expect(await lazy.get(invoiceModel, freshScope(), crypto.randomUUID())).toBeNull();
+      await lazy.close();
       expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     });
   });

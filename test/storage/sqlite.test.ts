@@ -65,6 +65,15 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
     database.close();
   });
 
+  it('opens a database from a lazy factory only when first used', async () => {
+    let opened = 0;
+    const driver = sqliteStorage({ database: () => (opened += 1, new Database(':memory:') as unknown as SqliteClient) });
+    expect(opened).toBe(0);
+    await expectDuplicateIsConflict(driver);
+    expect(opened).toBe(1);
+    await driver.close();
+  });
+
   it('keeps :memory: data in the process and says it is not durable', async () => {
     const driver = sqliteStorage({ filename: ':memory:' });
     expect(driver.capabilities.durable).toBe(false);
