@@ -88,31 +88,31 @@ async function load(server: Server, endpoint: 'get' | 'patch'): Promise<{ rps: n
   return { rps: result.requests.average, cpuUs: (cpu / Math.max(1, result.requests.total)) * 1e6, failed: result.errors + result.non2xx };
 }
 
+/** Alternates `native` and `other` on one endpoint for every round; medians of rps and CPU per request. */
+async function compare(native: Server, other: Server, endpoint: 'get' | 'patch') {
+  await load(native, endpoint); // warm-up
+  await load(other, endpoint);
+  const runs = { n: [] as number[], o: [] as number[], nCpu: [] as number[], oCpu: [] as number[], failed: 0 };
+  for (let round = 0; round < rounds; round++) {
+    const x = await load(native, endpoint);
+    const y = await load(other, endpoint);
+    runs.n.push(x.rps);
+    runs.o.push(y.rps);
+    runs.nCpu.push(x.cpuUs);
+    runs.oCpu.push(y.cpuUs);
+    runs.failed += y.failed;
+  }
+  const [n, o] = [median(runs.n), median(runs.o)];
+  return `native ${n.toFixed(0).padStart(6)} req/s  adapter ${o.toFixed(0).padStart(6)} req/s  ratio ${(o / n).toFixed(2)}  cpu/req native ${median(runs.nCpu).toFixed(0)} µs adapter ${median(runs.oCpu).toFixed(0)} µs${runs.failed ? `  (${runs.failed} failed)` : ''}`;
+}
+
 const rows: string[] = [];
+const label = (endpoint: 'get' | 'patch') => (endpoint === 'get' ? 'GET /api/primitives' : 'PATCH governed');
 for (const framework of ['node', 'express', 'fastify', 'hono']) {
   const native = await start(framework, 'native');
   const adapter = await start(framework, 'adapter');
   for (const endpoint of ['get', 'patch'] as const) {
-    await load(native, endpoint); // warm-up
-    await load(adapter, endpoint);
-    const n: number[] = [];
-    const a: number[] = [];
-    const nCpu: number[] = [];
-    const aCpu: number[] = [];
-    let failed = 0;
-    for (let round = 0; round < rounds; round++) {
-      const x = await load(native, endpoint);
-      const y = await load(adapter, endpoint);
-      n.push(x.rps);
-      a.push(y.rps);
-      nCpu.push(x.cpuUs);
-      aCpu.push(y.cpuUs);
-      failed += y.failed;
-    }
-    const label = endpoint === 'get' ? 'GET /api/primitives' : 'PATCH governed';
-    rows.push(
-      `${framework.padEnd(8)} ${label.padEnd(20)} native ${median(n).toFixed(0).padStart(6)} req/s  adapter ${median(a).toFixed(0).padStart(6)} req/s  ratio ${(median(a) / median(n)).toFixed(2)}  cpu/req native ${median(nCpu).toFixed(0)} µs adapter ${median(aCpu).toFixed(0)} µs${failed ? `  (${failed} failed)` : ''}`,
-    );
+    rows.push(`${framework.padEnd(8)} ${label(endpoint).padEnd(20)} ${await compare(native, adapter, endpoint)}`);
     console.log(rows.at(-1));
   }
   native.child.kill();
@@ -125,23 +125,7 @@ for (const framework of ['node', 'express', 'fastify', 'hono']) {
   const native = await start('node', 'native');
   const bridge = await start('node', 'bridge');
   for (const endpoint of ['get', 'patch'] as const) {
-    await load(native, endpoint);
-    await load(bridge, endpoint);
-    const n: number[] = [];
-    const b: number[] = [];
-    const nCpu: number[] = [];
-    const bCpu: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      const x = await load(native, endpoint);
-      const y = await load(bridge, endpoint);
-      n.push(x.rps);
-      b.push(y.rps);
-      nCpu.push(x.cpuUs);
-      bCpu.push(y.cpuUs);
-    }
-    rows.push(
-      `node adapter only, prebuilt Response (${endpoint === 'get' ? 'GET' : 'PATCH'}): bare ${median(n).toFixed(0)} req/s, toNodeHandler ${median(b).toFixed(0)} req/s, ratio ${(median(b) / median(n)).toFixed(2)}; cpu/req ${median(nCpu).toFixed(0)} µs vs ${median(bCpu).toFixed(0)} µs`,
-    );
+    rows.push(`node adapter only (prebuilt Response) ${label(endpoint)}: ${await compare(native, bridge, endpoint)}`);
     console.log(rows.at(-1));
   }
   native.child.kill();
