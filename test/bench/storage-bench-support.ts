@@ -2,7 +2,7 @@
  * Shared parts of the storage benchmarks: the bench entity, one PATCH-equivalent write through a
  * driver (get → conditional update → version state → audit, in one transaction), and p50 timing.
  */
-import type { AuditRecord, EntityStorageModel, RecordScope, StorageDriver, StoredRecord } from '../../src/storage/types.ts';
+import type { AuditQuery, AuditRecord, EntityStorageModel, ListQuery, RecordScope, StorageDriver, StoredRecord } from '../../src/storage/types.ts';
 
 /** Rows in the large-table list benchmark (`BENCH_ROWS` overrides). */
 export const LARGE_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -115,4 +115,35 @@ export async function seedHistory(driver: StorageDriver): Promise<{ tenantId: st
     }
   });
   return { tenantId: subject.tenantId, resourceId: subject.id };
+}
+
+/** Page 1 of the large table: one filter, sorted by an indexed field, total counted. */
+export const largeListQuery: ListQuery = {
+  scope: largeScope,
+  filters: [{ field: 'status', operator: 'equals', value: 'PAID' }],
+  sort: { field: 'amount', direction: 'desc' },
+  offset: 0,
+  limit: 20,
+  includeDeleted: false,
+};
+
+/** The newest page of the seeded record's history. */
+export function historyQuery(seeded: { tenantId: string; resourceId: string }): AuditQuery {
+  return { tenantId: seeded.tenantId, resourceType: benchModel.resourceType, resourceId: seeded.resourceId, limit: 20 };
+}
+
+/** Measures and prints the three figures of one driver: PATCH vs the raw floor, list p50, history p50. */
+export async function measureStorage(
+  label: string,
+  driver: StorageDriver,
+  subjects: { viaDriver: StoredRecord; byHand: StoredRecord },
+  patchByHand: (subject: StoredRecord) => unknown,
+  history: AuditQuery,
+): Promise<void> {
+  const patch = await timingPair(() => patchThroughDriver(driver, subjects.viaDriver), () => patchByHand(subjects.byHand), 1000);
+  report(`${label} PATCH-equivalent (p50, measured alternately): driver ${patch.a.toFixed(3)} ms, same statements by hand ${patch.b.toFixed(3)} ms, driver reaches ${(patch.b / patch.a).toFixed(2)} of the raw floor (target >= 0.5)`);
+  const list = await timing(() => driver.list(benchModel, largeListQuery), 50);
+  report(`${label} list page 1 of ${LARGE_ROWS} rows (status = PAID, sort amount desc, total counted): p50 ${list.p50.toFixed(2)} ms`);
+  const page = await timing(() => driver.listAudit(history), 200);
+  report(`${label} history page (20 newest of a record with ${HISTORY_VERSIONS} versions): p50 ${page.p50.toFixed(3)} ms`);
 }

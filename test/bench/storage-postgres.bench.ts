@@ -11,7 +11,7 @@ import { afterAll, bench, describe } from 'vitest';
 import { postgresStorage } from '../../src/storage/postgres/index.ts';
 import { startTestPostgres } from '../support/postgres.ts';
 import {
-  benchModel, LARGE_ROWS, largeScope, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory, timing, timingPair,
+  benchModel, historyQuery, LARGE_ROWS, largeListQuery, largeScope, measureStorage, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory,
 } from './storage-bench-support.ts';
 
 const server = await startTestPostgres();
@@ -79,25 +79,12 @@ describe.skipIf(!server.ok)('postgres storage', async () => {
   const history = await seedHistory(driver);
   await pool.query('ANALYZE cellgate_audit_log');
   report(`postgres: seeded 20000 audit rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const listQuery = {
-    scope: largeScope,
-    filters: [{ field: 'status', operator: 'equals' as const, value: 'PAID' }],
-    sort: { field: 'amount', direction: 'desc' as const },
-    offset: 0,
-    limit: 20,
-    includeDeleted: false,
-  };
-  const historyQuery = { tenantId: history.tenantId, resourceType: benchModel.resourceType, resourceId: history.resourceId, limit: 20 };
+  const historyPage = historyQuery(history);
 
-  const patch = await timingPair(() => patchThroughDriver(driver, viaDriver), () => patchByHand(byHand), 1000);
-  report(`postgres PATCH-equivalent (p50, measured alternately): driver ${patch.a.toFixed(3)} ms, same statements by hand ${patch.b.toFixed(3)} ms, driver reaches ${(patch.b / patch.a).toFixed(2)} of the raw floor (target >= 0.5)`);
-  const list = await timing(() => driver.list(benchModel, listQuery), 50);
-  report(`postgres list page 1 of ${LARGE_ROWS} rows (status = PAID, sort amount desc, total counted): p50 ${list.p50.toFixed(2)} ms`);
-  const hist = await timing(() => driver.listAudit(historyQuery), 200);
-  report(`postgres history page (20 newest of a record with 10,000 versions): p50 ${hist.p50.toFixed(3)} ms`);
+  await measureStorage('postgres', driver, { viaDriver, byHand }, patchByHand, historyPage);
 
   bench('PATCH-equivalent through the driver', () => patchThroughDriver(driver, viaDriver));
   bench('PATCH-equivalent, same statements by hand (pg pool)', () => patchByHand(byHand));
-  bench(`list page 1 of ${LARGE_ROWS} rows`, async () => void (await driver.list(benchModel, listQuery)));
-  bench('history page, 10,000 versions', async () => void (await driver.listAudit(historyQuery)));
+  bench(`list page 1 of ${LARGE_ROWS} rows`, async () => void (await driver.list(benchModel, largeListQuery)));
+  bench('history page, 10,000 versions', async () => void (await driver.listAudit(historyPage)));
 });

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { bench, describe } from 'vitest';
 import { sqliteStorage } from '../../src/storage/sqlite/index.ts';
 import {
-  benchModel, LARGE_ROWS, largeScope, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory, timing, timingPair,
+  benchModel, historyQuery, LARGE_ROWS, largeListQuery, largeScope, measureStorage, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory,
 } from './storage-bench-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cellgate-bench-sqlite-'));
@@ -74,25 +74,12 @@ raw.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i
   FROM n`);
 raw.exec('ANALYZE');
 report(`sqlite: inserted ${LARGE_ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-const listQuery = {
-  scope: largeScope,
-  filters: [{ field: 'status', operator: 'equals' as const, value: 'PAID' }],
-  sort: { field: 'amount', direction: 'desc' as const },
-  offset: 0,
-  limit: 20,
-  includeDeleted: false,
-};
 started = performance.now();
 const history = await seedHistory(driver);
 report(`sqlite: seeded ${2 * 10_000} audit rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-const historyQuery = { tenantId: history.tenantId, resourceType: benchModel.resourceType, resourceId: history.resourceId, limit: 20 };
+const historyPage = historyQuery(history);
 
-const patch = await timingPair(() => patchThroughDriver(driver, viaDriver), () => patchByHand(byHand), 1000);
-report(`sqlite PATCH-equivalent (p50, measured alternately): driver ${patch.a.toFixed(3)} ms, same statements by hand ${patch.b.toFixed(3)} ms, driver reaches ${(patch.b / patch.a).toFixed(2)} of the raw floor (target >= 0.5)`);
-const list = await timing(() => driver.list(benchModel, listQuery), 50);
-report(`sqlite list page 1 of ${LARGE_ROWS} rows (status = PAID, sort amount desc, total counted): p50 ${list.p50.toFixed(2)} ms`);
-const hist = await timing(() => driver.listAudit(historyQuery), 200);
-report(`sqlite history page (20 newest of a record with 10,000 versions): p50 ${hist.p50.toFixed(3)} ms`);
+await measureStorage('sqlite', driver, { viaDriver, byHand }, patchByHand, historyPage);
 
 describe('sqlite PATCH-equivalent write', () => {
   bench('through the driver', () => patchThroughDriver(driver, viaDriver));
@@ -100,6 +87,6 @@ describe('sqlite PATCH-equivalent write', () => {
 });
 
 describe(`sqlite reads`, () => {
-  bench(`list page 1 of ${LARGE_ROWS} rows`, async () => void (await driver.list(benchModel, listQuery)));
-  bench('history page, 10,000 versions', async () => void (await driver.listAudit(historyQuery)));
+  bench(`list page 1 of ${LARGE_ROWS} rows`, async () => void (await driver.list(benchModel, largeListQuery)));
+  bench('history page, 10,000 versions', async () => void (await driver.listAudit(historyPage)));
 });
