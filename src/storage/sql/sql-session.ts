@@ -44,7 +44,11 @@ function affected(result: { numAffectedRows?: bigint }): number {
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** The audit cursor: base64url of the `seq` of the last record of a page. */
+/**
+ * The audit cursor: base64url of the `seq` of the last record of a page. `seq` is assigned at
+ * insert; on PostgreSQL two concurrent writes may commit out of `seq` order, so a page read in
+ * that instant can miss the later-committing lower `seq` (it shows up on a fresh first page).
+ */
 export function encodeAuditCursor(seq: string | number | bigint): string {
   return Buffer.from(String(seq), 'utf8').toString('base64url');
 }
