@@ -83,6 +83,34 @@ describe.skipIf(Boolean(skip))(`postgres driver${skip ? ` (skipped: ${skip})` : 
     });
   });
 
+  it('retries a transaction once when PostgreSQL picks it as a deadlock victim', async () => {
+    const driver = postgresStorage({ connectionString: url });
+    await driver.migrate(conformanceModels);
+    const scope = freshScope();
+    const [a, b] = [newRecord(scope, invoiceFields()), newRecord(scope, invoiceFields())];
+    await seed(driver, invoiceModel, [a, b]);
+    // Each transaction locks one row, waits until the other locked the other row, then asks for it.
+    let locked = 0;
+    const bothLocked = new Promise<void>((resolve) => {
+      const check = setInterval(() => locked >= 2 && (clearInterval(check), resolve()), 5);
+    });
+    const attempts = [0, 0];
+    const crosswise = (index: number, first: typeof a, second: typeof a) =>
+      driver.transaction(async (session) => {
+        attempts[index]! += 1;
+        await session.update(invoiceModel, { ...first, updatedBy: `writer-${index}` }, 1);
+        if (attempts[index] === 1) {
+          locked += 1;
+          await bothLocked;
+        }
+        return session.update(invoiceModel, { ...second, updatedBy: `writer-${index}` }, 1);
+      });
+    const results = await Promise.allSettled([crosswise(0, a, b), crosswise(1, b, a)]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(attempts.sort()).toEqual([1, 2]);
+    await driver.close();
+  });
+
   it('answers SERVICE_UNAVAILABLE when the server cannot be reached', async () => {
     const port = new URL(url).port;
     const driver = postgresStorage({ connectionString: `postgres://postgres@127.0.0.1:1/${port ? 'x' : 'y'}` });
