@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sqliteStorage, type SqliteClient } from 'cellgate/storage/sqlite';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { CellgateError, ConfigurationError } from '../../src/errors.ts';
 import { runStorageConformance } from 'cellgate/testing';
 import { auditFor, conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
@@ -56,7 +56,7 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
 
   it('uses a database it is given without closing it, and applies its PRAGMAs', async () => {
     const database = new Database(join(dir, 'given.db'));
-    const driver = sqliteStorage({ database: database as unknown as SqliteClient });
+    const driver = sqliteStorage({ database });
     await driver.migrate(conformanceModels);
     expect(driver.capabilities).toEqual({ durable: true, multiProcess: true, appendOnlyAuditEnforced: true });
     await driver.close();
@@ -67,7 +67,7 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
 
   it('opens a database from a lazy factory only when first used', async () => {
     let opened = 0;
-    const driver = sqliteStorage({ database: () => (opened += 1, new Database(':memory:') as unknown as SqliteClient) });
+    const driver = sqliteStorage({ database: () => (opened += 1, new Database(':memory:')) });
     expect(opened).toBe(0);
     await expectDuplicateIsConflict(driver);
     expect(opened).toBe(1);
