@@ -71,6 +71,9 @@ function runBuild(): void {
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+  // Next writes an editor typing file pointing into .next/; the repository's typecheck does not
+  // need it and it would break while a rebuild replaces .next/.
+  rmSync(`${NEXT_DIR}next-env.d.ts`, { force: true });
 }
 
 /** Starts the built Next app in this process, serving `handler` from the catch-all route. */
