@@ -12,7 +12,7 @@
  * app.use('/platform/*', toHono(createContractHandler({ basePath: '/platform' })));
  */
 import type { MiddlewareHandler } from 'hono';
-import { errorResponse, type FetchHandler } from 'cellgate';
+import { errorResponse, setClientAddress, type FetchHandler } from 'cellgate';
 
 /** Options of {@link toHono}. */
 export interface HonoAdapterOptions {
@@ -32,6 +32,9 @@ export interface HonoAdapterOptions {
 export function toHono(handler: FetchHandler, options: HonoAdapterOptions = {}): MiddlewareHandler {
   return async (c, next) => {
     let response: Response | undefined;
+    // On @hono/node-server the Node request is in c.env; record its peer address for the core.
+    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+    setClientAddress(c.req.raw, incoming?.socket?.remoteAddress);
     try {
       response = await handler.match(c.req.raw);
     } catch (error) {

@@ -11,7 +11,7 @@
  * createServer(toNodeHandler(createContractHandler())).listen(3000);
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorResponse, type FetchHandler } from 'cellgate';
+import { errorResponse, setClientAddress, type FetchHandler } from 'cellgate';
 import { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
 import { writeResponse } from './response.ts';
 
@@ -48,12 +48,13 @@ export interface HandleNodeRequestOptions extends NodeAdapterOptions, Pick<ToReq
 }
 
 /**
- * {@link toRequest} plus the disconnect wiring: when `res` closes before it finished, the
- * request's `signal` aborts. A body a framework left on `req.body` is used once the stream is read.
+ * {@link toRequest} plus the disconnect wiring (when `res` closes before it finished, the
+ * request's `signal` aborts) and the socket's remote address recorded for the core. A body a framework left on `req.body` is used once the stream is read.
  */
 export function toAbortableRequest(req: IncomingMessage, res: ServerResponse, options: ToRequestOptions = {}): Request {
   const body = options.body ?? (req as IncomingMessage & { body?: unknown }).body;
   const request = toRequest(req, body === undefined ? options : { ...options, body });
+  setClientAddress(request, req.socket?.remoteAddress);
   res.once('close', () => {
     if (!res.writableFinished) abortRequest(request);
   });

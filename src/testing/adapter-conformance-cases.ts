@@ -211,6 +211,11 @@ export function transportCases(current: Current, skips: AdapterConformanceSkips)
       });
     });
 
+    it.skipIf(Boolean(skips.clientAddress))(`records the client's address for the core${skips.clientAddress ? ` (skipped: ${skips.clientAddress})` : ''}`, async () => {
+      const answer = (await (await fetch(`${current().url}/__probe/echo`)).json()) as { peer: string | null };
+      expect(answer.peer).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    });
+
     it('keeps several set-cookie headers apart', async () => {
       const response = await fetch(`${current().url}/__probe/cookies`);
       expect(response.headers.getSetCookie()).toEqual(['a=a1; Path=/; HttpOnly', 'b=b1; Path=/; HttpOnly', 'c=c1; Path=/; HttpOnly']);

@@ -4,6 +4,7 @@
  * for its client to go away, a handler that fails).
  */
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { jsonResponse } from '../http/responses.ts';
 
 /** The probe handler plus the state the cases observe. */
@@ -35,6 +36,7 @@ export function createProbe(): Probe {
         contentType: request.headers.get('content-type'),
         contentLength: request.headers.get('content-length'),
         multi: request.headers.get('x-multi'),
+        peer: clientAddress(request) ?? null,
         body,
       });
     },

@@ -40,7 +40,7 @@ export interface AdapterStartOptions {
 }
 
 /** A case group the adapter cannot support, with the reason shown in the skipped test's name. */
-export type AdapterConformanceSkips = Partial<Record<'prefix' | 'parsedBody' | 'fallThrough', string>>;
+export type AdapterConformanceSkips = Partial<Record<'prefix' | 'parsedBody' | 'fallThrough' | 'clientAddress', string>>;
 
 /** Options of {@link runAdapterConformance}. */
 export interface AdapterConformanceOptions {

@@ -15,6 +15,7 @@ runAdapterConformance({
   skip: {
     prefix: 'Next mounts by route folder; a path prefix is the route folder or next.config basePath, fixed at build time',
     parsedBody: 'Next hands route handlers the untouched Fetch request; it never parses a body ahead of them',
+    clientAddress: 'Next gives route handlers no socket; the peer address is only in proxy headers Next may set',
     fallThrough: "a catch-all route owns every path it matches; the host's own routes are more specific folders (checked by test/examples)",
   },
   start: async (handler) => {

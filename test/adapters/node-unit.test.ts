@@ -6,7 +6,7 @@
  */
 import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFetchHandler, jsonResponse, readJsonBody, type FetchHandler } from 'cellgate';
+import { clientAddress, createFetchHandler, jsonResponse, readJsonBody, type FetchHandler } from 'cellgate';
 import { toNodeHandler, type NodeAdapterOptions } from 'cellgate/adapters/node';
 import type { AdapterServer } from 'cellgate/testing';
 import { listen } from './support.ts';
@@ -65,6 +65,7 @@ describe('toNodeHandler', () => {
           body,
           cloned: await copy.text(),
           aborted: request.signal.aborted,
+          peer: clientAddress(request),
         });
       }),
     );
@@ -81,6 +82,7 @@ describe('toNodeHandler', () => {
       body: { n: 1 },
       cloned: '{"n":1}',
       aborted: false,
+      peer: '127.0.0.1',
     });
   });
 
