@@ -15,7 +15,7 @@
  * await app.listen({ port: 3000 });
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponse, type FetchHandler } from 'cellgate';
+import { errorResponse, lightResponseParts, type FetchHandler } from 'cellgate';
 import { bufferedBody, toAbortableRequest, type NodeAdapterOptions } from 'cellgate/adapters/node';
 
 /** Options of {@link cellgatePlugin}; `prefix` is Fastify's own register option. */
@@ -28,6 +28,18 @@ export interface CellgatePluginOptions extends NodeAdapterOptions {
 
 /** Hands a `Response` to Fastify: status, every header (cookies kept apart), then the body. */
 function send(reply: FastifyReply, response: Response): FastifyReply {
+  // The core's light responses: status, header list and text, without building the real Response.
+  const parts = lightResponseParts(response);
+  if (parts) {
+    reply.code(parts.status);
+    let cookies: string[] | undefined;
+    for (const [name, value] of parts.headers) {
+      if (name === 'set-cookie') (cookies ??= []).push(value);
+      else reply.header(name, value);
+    }
+    if (cookies) reply.header('set-cookie', cookies);
+    return reply.send(parts.body);
+  }
   reply.code(response.status);
   for (const [name, value] of response.headers) if (name !== 'set-cookie') reply.header(name, value);
   const cookies = response.headers.getSetCookie();

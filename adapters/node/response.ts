@@ -5,6 +5,7 @@
  * has gone away.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { lightResponseParts, type LightResponseParts } from 'cellgate';
 
 /** Options of {@link writeResponse}. */
 export interface WriteResponseOptions {
@@ -38,6 +39,8 @@ interface UndiciBodyState {
 
 /** The in-memory body a `Response` was built from, when it is still untouched; else `undefined`. */
 export function bufferedBody(response: Response): string | Uint8Array | undefined {
+  const light = lightResponseParts(response);
+  if (light) return light.body;
   const type = Object.getPrototypeOf(response) as object;
   let key = stateKeys.get(type);
   if (key === undefined) {
@@ -93,6 +96,31 @@ function gone(res: ServerResponse): boolean {
 }
 
 /**
+ * Fast path for the core's light responses (see `src/http/light-response.ts`): status, headers and
+ * the text in one `writeHead` + `end`, without ever building the real `Response` or its stream.
+ * Same header semantics as the general path: names from the response replace headers already set
+ * on `res`, cookies stay separate, `content-length` is added unless present, `HEAD` has no body.
+ */
+function writeLight(res: ServerResponse, parts: LightResponseParts, method: string | undefined): void {
+  if (gone(res)) return;
+  const headers: OutgoingHttpHeaders = {};
+  let cookies: string[] | undefined;
+  for (const [name, value] of parts.headers) {
+    if (name === 'set-cookie') (cookies ??= []).push(value);
+    else headers[name] = headers[name] === undefined ? value : `${headers[name] as string}, ${value}`;
+  }
+  if (cookies) headers['set-cookie'] = cookies;
+  if (method === 'HEAD') {
+    res.writeHead(parts.status, headers);
+    res.end();
+    return;
+  }
+  if (headers['content-length'] === undefined) headers['content-length'] = Buffer.byteLength(parts.body);
+  res.writeHead(parts.status, headers);
+  res.end(parts.body);
+}
+
+/**
  * Writes a Fetch `Response` to a Node `ServerResponse`. Headers set earlier on `res` (by framework
  * middleware) are kept unless the response sets the same name. Never throws for a closed socket.
  *
@@ -100,6 +128,8 @@ function gone(res: ServerResponse): boolean {
  * await writeResponse(res, await handler(toRequest(req)), { method: req.method });
  */
 export async function writeResponse(res: ServerResponse, response: Response, options: WriteResponseOptions = {}): Promise<void> {
+  const parts = lightResponseParts(response);
+  if (parts) return writeLight(res, parts, options.method);
   const body = response.body;
   if (gone(res)) {
     await body?.cancel().catch(() => undefined);

@@ -3,6 +3,7 @@
  * choke point that turns any thrown value into the error envelope.
  */
 import { CellgateError, type ErrorBody } from '../errors.ts';
+import { lightResponse } from './light-response.ts';
 
 /** Content type of every JSON answer. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -12,11 +13,19 @@ export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit)
   return rawJsonResponse(JSON.stringify(body), status, headers);
 }
 
-/** A JSON answer from text that is already serialised. */
+/** The header list of a JSON answer without extra headers (shared: light responses copy before mutating). */
+const JSON_HEADERS: ReadonlyArray<readonly [string, string]> = [['content-type', JSON_CONTENT_TYPE]];
+
+/**
+ * A JSON answer from text that is already serialised. It is a light `Response` (see
+ * `light-response.ts`): the real one is only built if something reads its body, and the Node
+ * adapters write the text directly.
+ */
 export function rawJsonResponse(text: string, status = 200, headers?: HeadersInit): Response {
+  if (headers === undefined) return lightResponse(text, status, JSON_HEADERS);
   const h = new Headers(headers);
   h.set('content-type', JSON_CONTENT_TYPE);
-  return new Response(text, { status, headers: h });
+  return lightResponse(text, status, h);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError } from '../../errors.ts';
 import { readJsonBody } from '../../http/body.ts';
+import { lightResponse } from '../../http/light-response.ts';
 import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
 import type { ContractContext } from '../context.ts';
 import type { CorsPolicy } from './cors.ts';
@@ -58,7 +59,7 @@ function runner(route: RouteDefinition, context: ContractContext) {
   const cache = route.cacheKey ? new Map<string, string>() : undefined;
   // One header list per route, copied by each Response (cheaper than an object literal per request).
   const headers: Array<[string, string]> = [['content-type', route.contentType ?? JSON_CONTENT_TYPE]];
-  const answer = (text: string) => new Response(text, { status: 200, headers });
+  const answer = (text: string) => lightResponse(text, 200, headers);
   return async (request: IRequest): Promise<Response> => {
     const input: RouteInput = {
       request: request as unknown as Request,

@@ -8,6 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { ContractContext } from '../context.ts';
 import { CellgateError } from '../../errors.ts';
 import { isJsonContentType, readTextBody } from '../../http/body.ts';
+import { lightResponse } from '../../http/light-response.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
 import { createMcpServer, scopeOf } from './server.ts';
 
@@ -34,10 +35,8 @@ const PARSE_ERROR = -32700;
 
 /** A JSON-RPC error answer with no request id, the shape the SDK transport uses for HTTP-level refusals. */
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  // A light Response (see http/light-response.ts): the Node adapters write the text directly.
+  return lightResponse(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), status, new Headers({ 'content-type': 'application/json', ...headers }));
 }
 
 function acceptsMcp(request: Request): boolean {

@@ -1,0 +1,155 @@
+/**
+ * A lightweight `Response` for answers whose body is already a complete string (every JSON answer).
+ *
+ * Why: on Node 20, constructing an undici `Response` costs tens of microseconds, most of it the
+ * `ReadableStream` it creates for every body — more than the rest of a cached `GET` costs. A light
+ * response only records status, a header list and the text; the real `Response` is built (once,
+ * memoised) the first time anything other than `status`, `ok`, `statusText` or `headers` is
+ * touched, and every other member delegates to it, so it behaves exactly like a real one. The Node
+ * adapters read {@link lightResponseParts} and write the text directly, so on the hot path the real
+ * `Response` is never built. (The technique is the one `@hono/node-server` uses; this does not
+ * replace the global `Response`.)
+ *
+ * Headers: the first read of `headers` creates a real, mutable `Headers` that becomes the source of
+ * truth (the adapter writes what it holds); once the real `Response` exists, `headers` is that
+ * response's own `Headers`, which starts as a copy of the earlier one.
+ *
+ * Runtime-neutral: no `node:*` imports.
+ */
+
+/** The constructor light responses chain to and materialise with (the global at load time). */
+const NativeResponse = globalThis.Response;
+
+/** Statuses whose Response must have a null body, and the valid range: the real constructor decides those. */
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/** What the adapters write on the fast path. */
+export interface LightResponseParts {
+  status: number;
+  /** Lower-case names; `set-cookie` may repeat, one entry per cookie. */
+  headers: Array<[string, string]>;
+  body: string;
+}
+
+type HeaderList = ReadonlyArray<readonly [string, string]>;
+
+class LightResponse {
+  #status: number;
+  #body: string;
+  /** Shared and never mutated: copied into {@link LightResponse.#headers} when `headers` is read. */
+  #list: HeaderList | undefined;
+  #headers: Headers | undefined;
+  #native: Response | undefined;
+
+  constructor(body: string, status: number, headers: HeaderList | Headers) {
+    this.#body = body;
+    this.#status = status;
+    if (headers instanceof Headers) this.#headers = headers;
+    else this.#list = headers;
+  }
+
+  /** The real Response, built on first use. */
+  static materialise(self: LightResponse): Response {
+    return (self.#native ??= new NativeResponse(self.#body, {
+      status: self.#status,
+      headers: (self.#headers ?? self.#list) as HeadersInit,
+    }));
+  }
+
+  static parts(value: unknown): LightResponseParts | undefined {
+    if (typeof value !== 'object' || value === null || !(#native in value)) return undefined;
+    const self = value as LightResponse;
+    if (self.#native) return undefined;
+    const headers: Array<[string, string]> = [];
+    if (self.#headers) for (const [name, text] of self.#headers) headers.push([name, text]);
+    else for (const [name, text] of self.#list!) headers.push([name, text]);
+    return { status: self.#status, headers, body: self.#body };
+  }
+
+  get status(): number {
+    return this.#status;
+  }
+
+  get ok(): boolean {
+    return this.#status >= 200 && this.#status <= 299;
+  }
+
+  get statusText(): string {
+    return this.#native ? this.#native.statusText : '';
+  }
+
+  get headers(): Headers {
+    if (this.#native) return this.#native.headers;
+    return (this.#headers ??= new Headers(this.#list as HeadersInit));
+  }
+}
+
+// Every other member of Response.prototype (body, bodyUsed, type, url, redirected, text(), json(),
+// clone(), …, whatever this runtime has) delegates to the real Response.
+// The whole chain up to Object.prototype is covered, in case the global at load time was itself a
+// subclass or wrapper of the runtime's Response.
+const delegated = new Map<string, PropertyDescriptor>();
+for (let proto = NativeResponse.prototype as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (const key of Object.getOwnPropertyNames(proto)) if (!delegated.has(key)) delegated.set(key, Object.getOwnPropertyDescriptor(proto, key)!);
+}
+const cheap = new Set(['constructor', 'status', 'ok', 'statusText', 'headers']);
+for (const [key, descriptor] of delegated) {
+  if (cheap.has(key)) continue;
+  if (descriptor.get) {
+    const get = descriptor.get;
+    Object.defineProperty(LightResponse.prototype, key, {
+      configurable: true,
+      enumerable: descriptor.enumerable ?? false,
+      get(this: LightResponse) {
+        return get.call(LightResponse.materialise(this));
+      },
+    });
+  } else if (typeof descriptor.value === 'function') {
+    const method = descriptor.value as (...args: unknown[]) => unknown;
+    Object.defineProperty(LightResponse.prototype, key, {
+      configurable: true,
+      enumerable: descriptor.enumerable ?? false,
+      writable: true,
+      value: function (this: LightResponse, ...args: unknown[]) {
+        return method.apply(LightResponse.materialise(this), args);
+      },
+    });
+  }
+}
+Object.defineProperty(LightResponse.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value(this: LightResponse) {
+    return LightResponse.parts(this) ?? LightResponse.materialise(this);
+  },
+});
+// `instanceof Response` holds; Symbol.toStringTag ('Response') is inherited.
+Object.setPrototypeOf(LightResponse.prototype, NativeResponse.prototype);
+
+/**
+ * A `Response` with a text body that only becomes a real undici `Response` when something needs
+ * one. `headers` is a header list (shared, never mutated: it is copied on first access) or a
+ * `Headers` the response takes over.
+ *
+ * If the global `Response` has been replaced since load (e.g. `@hono/node-server` installs its own
+ * lightweight one), the global is used instead, so `instanceof Response` and that host's own fast
+ * path keep working. A body that is not a string (`JSON.stringify(undefined)`), null-body statuses
+ * and out-of-range statuses go to the real constructor too (it answers or throws exactly as before).
+ *
+ * @example
+ * lightResponse('{"ok":true}', 200, [['content-type', 'application/json; charset=utf-8']]);
+ */
+export function lightResponse(body: string, status: number, headers: HeaderList | Headers): Response {
+  // `JSON.stringify(undefined)` is `undefined`: a null-body answer, as the real constructor makes it.
+  if (typeof body !== 'string' || globalThis.Response !== NativeResponse || NULL_BODY_STATUS.has(status) || !(status >= 200 && status <= 599) || !Number.isInteger(status)) {
+    return new globalThis.Response(body, { status, headers: headers as HeadersInit });
+  }
+  return new LightResponse(body, status, headers) as unknown as Response;
+}
+
+/**
+ * @internal For the cellgate adapters: status, header list and text of a light response that can
+ * still be written directly — `undefined` for any other `Response`, and for a light one whose real
+ * `Response` has been built (its body may have been read or handed out).
+ */
+export function lightResponseParts(response: unknown): LightResponseParts | undefined {
+  return LightResponse.parts(response);
+}

@@ -1,0 +1,172 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorResponse, CellgateError, jsonResponse, lightResponse, lightResponseParts, rawJsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
+import { bufferedBody, writeResponse } from 'cellgate/adapters/node';
+
+const light = () => jsonResponse({ a: 1, s: 'é' }, 201);
+
+describe('light responses', () => {
+  it('are instances of Response with cheap status, ok, statusText and headers', () => {
+    const response = light();
+    expect(response).toBeInstanceOf(Response);
+    expect(Object.prototype.toString.call(response)).toBe('[object Response]');
+    expect(response.status).toBe(201);
+    expect(response.ok).toBe(true);
+    expect(response.statusText).toBe('');
+    expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    expect(jsonResponse({}, 404).ok).toBe(false);
+    // Reading status and headers does not build the real Response.
+    expect(lightResponseParts(response)).toEqual({ status: 201, headers: [['content-type', JSON_CONTENT_TYPE]], body: '{"a":1,"s":"é"}' });
+  });
+
+  it('text(), json(), arrayBuffer() and blob() behave like a real Response', async () => {
+    await expect(light().text()).resolves.toBe('{"a":1,"s":"é"}');
+    await expect(light().json()).resolves.toEqual({ a: 1, s: 'é' });
+    expect(new TextDecoder().decode(await light().arrayBuffer())).toBe('{"a":1,"s":"é"}');
+    const blob = await light().blob();
+    expect(blob.type).toBe((await new Response('', { headers: { 'content-type': JSON_CONTENT_TYPE } }).blob()).type);
+    expect(await blob.text()).toBe('{"a":1,"s":"é"}');
+  });
+
+  it('body stream, bodyUsed, type, url, redirected match a real Response', async () => {
+    const response = light();
+    const real = new Response('{"a":1,"s":"é"}', { status: 201, headers: { 'content-type': JSON_CONTENT_TYPE } });
+    expect(response.bodyUsed).toBe(false);
+    expect(response.body).toBeInstanceOf(ReadableStream);
+    expect(response.body).toBe(response.body);
+    expect([response.type, response.url, response.redirected]).toEqual([real.type, real.url, real.redirected]);
+    // Once materialised, the adapters take the general path.
+    expect(lightResponseParts(response)).toBeUndefined();
+    const text = await new Response(response.body).text();
+    expect(text).toBe('{"a":1,"s":"é"}');
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(TypeError);
+  });
+
+  it('clone() gives an independent real copy', async () => {
+    const response = light();
+    const copy = response.clone();
+    expect(copy).toBeInstanceOf(Response);
+    expect(copy.status).toBe(201);
+    await expect(copy.json()).resolves.toEqual({ a: 1, s: 'é' });
+    await expect(response.text()).resolves.toBe('{"a":1,"s":"é"}');
+  });
+
+  it('header mutations are kept, also after materialising', async () => {
+    const response = rawJsonResponse('[1]', 200, { 'x-one': '1' });
+    response.headers.set('x-two', '2');
+    response.headers.append('set-cookie', 'a=1');
+    response.headers.append('set-cookie', 'b=2');
+    expect(lightResponseParts(response)?.headers).toEqual([
+      ['content-type', JSON_CONTENT_TYPE],
+      ['set-cookie', 'a=1'],
+      ['set-cookie', 'b=2'],
+      ['x-one', '1'],
+      ['x-two', '2'],
+    ]);
+    await expect(response.clone().text()).resolves.toBe('[1]');
+    expect(response.headers.get('x-two')).toBe('2');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+  });
+
+  it('does not share the header list between answers', () => {
+    const first = jsonResponse(1);
+    first.headers.set('x-mine', 'yes');
+    expect(jsonResponse(2).headers.has('x-mine')).toBe(false);
+  });
+
+  it('works as the init and body of a new Response (framework copies, Response.json style)', async () => {
+    const response = jsonResponse({ ok: true }, 202, { etag: '"1"' });
+    const copy = new Response(response.body, response);
+    expect(copy.status).toBe(202);
+    expect(copy.headers.get('etag')).toBe('"1"');
+    expect(copy.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    await expect(copy.json()).resolves.toEqual({ ok: true });
+    const viaInit = new Response('x', jsonResponse(null, 203));
+    expect(viaInit.status).toBe(203);
+    expect(viaInit.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+  });
+
+  it('error responses are light and keep the error headers', async () => {
+    const response = errorResponse(new CellgateError('METHOD_NOT_ALLOWED', 'no', { headers: { allow: 'GET' } }));
+    expect(response).toBeInstanceOf(Response);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
+    expect(lightResponseParts(response)).toBeDefined();
+    await expect(response.json()).resolves.toMatchObject({ error: 'METHOD_NOT_ALLOWED' });
+  });
+
+  it('null-body and invalid statuses go to the real constructor', () => {
+    expect(() => lightResponse('x', 204, [])).toThrow(TypeError);
+    expect(() => jsonResponse({}, 99)).toThrow(RangeError);
+    expect(lightResponseParts(new Response('x'))).toBeUndefined();
+    const empty = jsonResponse(undefined);
+    expect(lightResponseParts(empty)).toBeUndefined();
+    expect(empty.body).toBeNull();
+    expect(lightResponseParts({})).toBeUndefined();
+  });
+
+  it('bufferedBody gives the text without building the real Response', () => {
+    const response = light();
+    expect(bufferedBody(response)).toBe('{"a":1,"s":"é"}');
+    expect(lightResponseParts(response)).toBeDefined();
+  });
+});
+
+describe('writeResponse with a light response', () => {
+  let server: Server | undefined;
+  afterEach(() => server?.close());
+
+  async function serve(answer: () => Response, before?: (res: import('node:http').ServerResponse) => void): Promise<string> {
+    server = createServer((req, res) => {
+      before?.(res);
+      void writeResponse(res, answer(), { method: req.method });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('writes status, headers (mutated before writing, cookies apart), length and body', async () => {
+    const url = await serve(
+      () => {
+        const response = jsonResponse({ a: 'é' }, 201, { 'x-one': '1' });
+        response.headers.set('x-late', 'yes');
+        response.headers.append('set-cookie', 'a=1');
+        response.headers.append('set-cookie', 'b=2');
+        return response;
+      },
+      (res) => {
+        res.setHeader('x-framework', 'kept');
+        res.setHeader('x-one', 'replaced');
+      },
+    );
+    const response = await fetch(url);
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-late')).toBe('yes');
+    expect(response.headers.get('x-one')).toBe('1');
+    expect(response.headers.get('x-framework')).toBe('kept');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength('{"a":"é"}')));
+    expect(await response.text()).toBe('{"a":"é"}');
+  });
+
+  it('answers HEAD without a body', async () => {
+    const url = await serve(() => jsonResponse({ a: 1 }));
+    const response = await fetch(url, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    expect(await response.text()).toBe('');
+  });
+
+  it('takes the general path once the real Response exists', async () => {
+    const url = await serve(() => {
+      const response = jsonResponse({ a: 1 });
+      void response.body;
+      return response;
+    });
+    const response = await fetch(url);
+    expect(await response.json()).toEqual({ a: 1 });
+  });
+});
