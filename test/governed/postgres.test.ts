@@ -12,8 +12,7 @@ const filtered = driverSkip('postgres');
 const server = filtered ? { ok: false as const, skip: filtered } : await startTestPostgres();
 const cleanup: Array<() => Promise<void>> = [];
 
-// reason: no PostgreSQL (no DATABASE_URL and none installed) or STORAGE_DRIVERS excludes it; the title says which.
-if (!server.ok) describe.skip(`governed HTTP behaviour (postgres), skipped: ${server.skip}`, () => undefined);
+if (!server.ok) describe.skip(`governed HTTP behaviour (postgres), skipped (reason: ${server.skip})`, () => undefined);
 else {
   const base: TestPostgres = server.db;
   describeGovernedBehaviour('postgres', async () => {

@@ -12,8 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), 'cellgate-governed-sqlite-'));
 const opened: Array<{ close(): Promise<void> }> = [];
 let count = 0;
 
-// reason: better-sqlite3 cannot load here or STORAGE_DRIVERS excludes sqlite; the title says which.
-if (skip) describe.skip(`governed HTTP behaviour (sqlite), skipped: ${skip}`, () => undefined);
+if (skip) describe.skip(`governed HTTP behaviour (sqlite), skipped (reason: ${skip})`, () => undefined);
 else {
   describeGovernedBehaviour('sqlite', () => {
     const driver = sqliteStorage({ filename: join(dir, `governed-${count++}.db`) });
