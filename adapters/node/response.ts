@@ -115,9 +115,12 @@ function writeLight(res: ServerResponse, parts: LightResponseParts, method: stri
     res.end();
     return;
   }
-  if (headers['content-length'] === undefined) headers['content-length'] = Buffer.byteLength(parts.body);
+  // A string is encoded once here: measuring it and then letting the socket encode it would scan
+  // it twice, which is slow for the two-byte strings any non-ASCII character makes.
+  const body = typeof parts.body === 'string' ? Buffer.from(parts.body) : parts.body;
+  if (headers['content-length'] === undefined) headers['content-length'] = body.byteLength;
   res.writeHead(parts.status, headers);
-  res.end(parts.body);
+  res.end(body);
 }
 
 /**

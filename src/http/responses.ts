@@ -3,7 +3,7 @@
  * choke point that turns any thrown value into the error envelope.
  */
 import { CellgateError, type ErrorBody } from '../errors.ts';
-import { lightResponse } from './light-response.ts';
+import { encodeOnce, lightResponse } from './light-response.ts';
 
 /** Content type of every JSON answer. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -17,11 +17,11 @@ export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit)
 const JSON_HEADERS: ReadonlyArray<readonly [string, string]> = [['content-type', JSON_CONTENT_TYPE]];
 
 /**
- * A JSON answer from text that is already serialised. It is a light `Response` (see
- * `light-response.ts`): the real one is only built if something reads its body, and the Node
- * adapters write the text directly.
+ * A JSON answer from text that is already serialised (or its UTF-8 bytes, for answers served many
+ * times: see {@link encodeOnce}). It is a light `Response` (see `light-response.ts`): the real one
+ * is only built if something reads its body, and the Node adapters write the text directly.
  */
-export function rawJsonResponse(text: string, status = 200, headers?: HeadersInit): Response {
+export function rawJsonResponse(text: string | Uint8Array, status = 200, headers?: HeadersInit): Response {
   if (headers === undefined) return lightResponse(text, status, JSON_HEADERS);
   const h = new Headers(headers);
   h.set('content-type', JSON_CONTENT_TYPE);
@@ -30,11 +30,11 @@ export function rawJsonResponse(text: string, status = 200, headers?: HeadersIni
 
 /**
  * Memoises the serialisation of a body that never changes (schema descriptions, the catalog,
- * OpenAPI), so each request only wraps the same string in a new `Response`.
+ * OpenAPI), so each request only wraps the same bytes in a new `Response`.
  */
 export function cachedJson(compute: () => unknown): (status?: number, headers?: HeadersInit) => Response {
-  let text: string | undefined;
-  return (status = 200, headers) => rawJsonResponse((text ??= JSON.stringify(compute())), status, headers);
+  let bytes: Uint8Array | undefined;
+  return (status = 200, headers) => rawJsonResponse((bytes ??= encodeOnce(JSON.stringify(compute()))), status, headers);
 }
 
 /** What the choke point needs to know about the request it is answering for. */

@@ -63,7 +63,7 @@ describe('reference host over HTTP', () => {
     expect(host.url).not.toMatch(/:0$/);
     // The banner lines follow the URL line; they may arrive in a later chunk.
     await expect.poll(() => host.stdout(), { timeout: 5_000 }).toContain('/api/docs');
-    expect(host.stdout()).toContain('storage');
+    await expect.poll(() => host.stdout(), { timeout: 5_000 }).toContain('storage');
   });
 
   it('answers the main contract paths', async () => {

@@ -6,7 +6,7 @@
 import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError } from '../../errors.ts';
 import { readJsonBody } from '../../http/body.ts';
-import { lightResponse } from '../../http/light-response.ts';
+import { encodeOnce, lightResponse } from '../../http/light-response.ts';
 import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
 import type { ContractContext } from '../context.ts';
 import type { CorsPolicy } from './cors.ts';
@@ -56,10 +56,11 @@ function decodeParams(raw: Record<string, string> | undefined): Record<string, s
 
 /** Runs one route: cached body if any, else body reading, the service call and serialisation. */
 function runner(route: RouteDefinition, context: ContractContext) {
-  const cache = route.cacheKey ? new Map<string, string>() : undefined;
+  // Cached answers are kept as UTF-8 bytes: encoded once, not on every write.
+  const cache = route.cacheKey ? new Map<string, Uint8Array>() : undefined;
   // One header list per route, copied by each Response (cheaper than an object literal per request).
   const headers: Array<[string, string]> = [['content-type', route.contentType ?? JSON_CONTENT_TYPE]];
-  const answer = (text: string) => lightResponse(text, 200, headers);
+  const answer = (body: string | Uint8Array) => lightResponse(body, 200, headers);
   return async (request: IRequest): Promise<Response> => {
     const input: RouteInput = {
       request: request as unknown as Request,
@@ -77,8 +78,10 @@ function runner(route: RouteDefinition, context: ContractContext) {
     const result = await route.handle(input);
     if (result instanceof Response) return result;
     const text = JSON.stringify(result);
-    if (key !== undefined) cache!.set(key, text);
-    return answer(text);
+    if (key === undefined) return answer(text);
+    const bytes = encodeOnce(text);
+    cache!.set(key, bytes);
+    return answer(bytes);
   };
 }
 

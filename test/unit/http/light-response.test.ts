@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorResponse, CellgateError, jsonResponse, lightResponse, lightResponseParts, rawJsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
+import { cachedJson, errorResponse, CellgateError, jsonResponse, lightResponse, lightResponseParts, rawJsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
 import { bufferedBody, writeResponse } from 'cellgate/adapters/node';
 
 const light = () => jsonResponse({ a: 1, s: 'é' }, 201);
@@ -107,6 +107,21 @@ describe('light responses', () => {
     expect(lightResponseParts({})).toBeUndefined();
   });
 
+  it('cached answers share their UTF-8 bytes, and reading one never changes them', async () => {
+    const answer = cachedJson(() => ({ s: 'é—ü' }));
+    const first = answer();
+    const bytes = lightResponseParts(first)?.body;
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(bytes as Uint8Array)).toBe('{"s":"é—ü"}');
+    // The same bytes serve the next answer: encoded once.
+    expect(lightResponseParts(answer())?.body).toBe(bytes);
+    // A consumer that reads (and could write into) the body gets its own copy.
+    const read = new Uint8Array(await first.arrayBuffer());
+    read.fill(0);
+    await expect(answer().json()).resolves.toEqual({ s: 'é—ü' });
+    expect(bufferedBody(answer())).toBe(bytes);
+  });
+
   it('bufferedBody gives the text without building the real Response', () => {
     const response = light();
     expect(bufferedBody(response)).toBe('{"a":1,"s":"é"}');
@@ -150,6 +165,17 @@ describe('writeResponse with a light response', () => {
     expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
     expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength('{"a":"é"}')));
     expect(await response.text()).toBe('{"a":"é"}');
+  });
+
+  it('writes shared bytes with their byte length (non-ASCII text)', async () => {
+    const answer = cachedJson(() => ({ s: 'é—ü'.repeat(1000) }));
+    const url = await serve(() => answer());
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(url);
+      const expected = JSON.stringify({ s: 'é—ü'.repeat(1000) });
+      expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(expected)));
+      expect(await response.text()).toBe(expected);
+    }
   });
 
   it('answers HEAD without a body', async () => {
