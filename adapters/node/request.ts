@@ -4,9 +4,12 @@
  * lightweight object that is `instanceof Request`, answers `method`, `url`, `headers.get/has` and
  * `signal` from the Node request directly, and builds a real `Request` only when a member that
  * needs one (`clone()`, `formData()`, `cache`, …) is touched. The body is streamed straight from
- * the socket; the core enforces the byte limit while reading it.
+ * the socket; the core enforces the byte limit while reading it. The core's own body reads skip
+ * the web stream: through `READ_BODY` they collect the socket's chunks directly (same limit, same
+ * errors).
  */
 import type { IncomingMessage } from 'node:http';
+import { READ_BODY } from 'cellgate';
 import { NodeHeaders } from './headers.ts';
 
 /** Options of {@link toRequest}. */
@@ -48,6 +51,8 @@ interface LazyState {
   aborted?: unknown;
   body?: ReadableStream<Uint8Array> | null;
   parsed?: Uint8Array;
+  /** The body was read whole through `READ_BODY` (the request counts as read). */
+  consumed?: Uint8Array | null;
 }
 
 interface LazyRequest {
@@ -102,10 +107,10 @@ function streamBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
         };
         const onError = (error: unknown) => {
           cleanup();
-          controller.error(error ?? new Error('Client connection closed before the body was read.'));
+          controller.error(error ?? new Error(CLOSED_EARLY));
         };
         const onClose = () => {
-          if (!incoming.readableEnded) onError(new Error('Client connection closed before the body was read.'));
+          if (!incoming.readableEnded) onError(new Error(CLOSED_EARLY));
         };
         const cleanup = () => {
           incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
@@ -124,6 +129,53 @@ function streamBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
+}
+
+const CLOSED_EARLY = 'Client connection closed before the body was read.';
+
+/**
+ * The whole request body from the socket's chunks, or `null` as soon as more than `limit` bytes
+ * arrived (reading stops there; the adapter discards the rest after answering).
+ */
+function collectBody(incoming: IncomingMessage, limit: number): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    if (incoming.readableEnded) return resolve(new Uint8Array(0));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= limit) return void chunks.push(chunk);
+      cleanup();
+      incoming.pause();
+      resolve(null);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: unknown) => {
+      cleanup();
+      reject(error ?? new Error(CLOSED_EARLY));
+    };
+    const onClose = () => {
+      if (!incoming.readableEnded) onError(new Error(CLOSED_EARLY));
+    };
+    const cleanup = () => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    incoming.resume();
+  });
+}
+
+/** `READ_BODY` of the lazy request: the body whole, without a web stream, unless one was handed out. */
+function readBody(this: LazyRequest, limit: number): Promise<Uint8Array | null> | undefined {
+  const s = state(this);
+  if (this[kReal] || s.body !== undefined || s.consumed !== undefined) return undefined;
+  if (s.method === 'GET' || s.method === 'HEAD') return Promise.resolve((s.consumed = new Uint8Array(0)));
+  const read = s.parsed ? Promise.resolve(s.parsed.byteLength > limit ? null : s.parsed) : collectBody(this[kIncoming], limit);
+  s.consumed = null;
+  return read.then((bytes) => (s.consumed = bytes));
 }
 
 function state(request: LazyRequest): LazyState {
@@ -168,6 +220,7 @@ function realOf(request: LazyRequest): Request {
   const existing = request[kReal];
   if (existing) return existing;
   const s = state(request);
+  if (s.consumed !== undefined) return (request[kReal] = readRequest(request, s));
   const body = bodyOf(request);
   const init: RequestInit & { duplex?: 'half' } = { method: s.method, headers: headersOf(request), signal: signalOf(request) };
   if (body) {
@@ -177,14 +230,33 @@ function realOf(request: LazyRequest): Request {
   return (request[kReal] = new Request(s.url, init));
 }
 
+/**
+ * The real `Request` of one whose body was read through `READ_BODY`: same members, body already
+ * used (`bodyUsed` true, reading again rejects), exactly as after `text()` on a real one.
+ */
+function readRequest(request: LazyRequest, s: LazyState): Request {
+  const init: RequestInit & { duplex?: 'half' } = { method: s.method, headers: headersOf(request), signal: signalOf(request) };
+  if (s.method !== 'GET' && s.method !== 'HEAD') init.body = (s.consumed ?? new Uint8Array(0)) as BodyInit;
+  const real = new Request(s.url, init);
+  if (real.body) void real.arrayBuffer().catch(() => undefined);
+  return real;
+}
+
 const prototype: object = Object.create(Request.prototype);
 const own: PropertyDescriptorMap = {
   method: { get(this: LazyRequest) { return state(this).method; } },
   url: { get(this: LazyRequest) { return state(this).url; } },
   headers: { get(this: LazyRequest) { return headersOf(this); } },
   signal: { get(this: LazyRequest) { return signalOf(this); } },
-  body: { get(this: LazyRequest) { return this[kReal] ? this[kReal].body : bodyOf(this); } },
-  bodyUsed: { get(this: LazyRequest) { return this[kReal] ? this[kReal].bodyUsed : (state(this).body?.locked ?? false); } },
+  body: { get(this: LazyRequest) { return this[kReal] || state(this).consumed !== undefined ? realOf(this).body : bodyOf(this); } },
+  bodyUsed: {
+    get(this: LazyRequest) {
+      if (this[kReal]) return this[kReal].bodyUsed;
+      const s = state(this);
+      return s.consumed !== undefined ? s.method !== 'GET' && s.method !== 'HEAD' : (s.body?.locked ?? false);
+    },
+  },
+  [READ_BODY]: { value: readBody },
 };
 for (const name of Object.getOwnPropertyNames(Request.prototype)) {
   if (name === 'constructor' || name in own) continue;

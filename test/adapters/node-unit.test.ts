@@ -6,7 +6,7 @@
  */
 import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientAddress, createFetchHandler, jsonResponse, readJsonBody, type FetchHandler } from 'cellgate';
+import { clientAddress, createFetchHandler, errorResponse, jsonResponse, readJsonBody, readTextBody, type FetchHandler } from 'cellgate';
 import { toNodeHandler, type NodeAdapterOptions } from 'cellgate/adapters/node';
 import type { AdapterServer } from 'cellgate/testing';
 import { listen } from './support.ts';
@@ -84,6 +84,45 @@ describe('toNodeHandler', () => {
       aborted: false,
       peer: '127.0.0.1',
     });
+  });
+
+  it('lets the core read a body whole without a web stream, leaving the request read as after text()', async () => {
+    const url = await serve(
+      createFetchHandler(async (request) => {
+        const before = request.bodyUsed;
+        const text = await readTextBody(request, 1 << 20);
+        const again = await request.text().then(() => 'read twice', (error: unknown) => (error as Error).name);
+        return jsonResponse({ before, length: text.length, last: text.at(-1), after: request.bodyUsed, again, hasBody: request.body !== null });
+      }),
+    );
+    // A body in many chunks (a streamed request body arrives in several socket reads).
+    const chunks = Array.from({ length: 64 }, (_, i) => 'é'.repeat(1000) + String(i % 10));
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(next));
+      },
+    });
+    const response = await fetch(`${url}/read`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(await response.json()).toEqual({ before: false, length: 64 * 1001, last: '3', after: true, again: 'TypeError', hasBody: true });
+  });
+
+  it('stops reading a body at the limit (413) and keeps the connection usable', async () => {
+    const url = await serve(
+      createFetchHandler(async (request) => {
+        try {
+          return jsonResponse({ length: (await readTextBody(request, 1024)).length });
+        } catch (error) {
+          return errorResponse(error);
+        }
+      }),
+    );
+    const big = await fetch(`${url}/read`, { method: 'POST', body: 'x'.repeat(256 * 1024) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: 'PAYLOAD_TOO_LARGE', details: { limit: 1024 } });
+    const small = await fetch(`${url}/read`, { method: 'POST', body: 'x'.repeat(1024) });
+    expect(await small.json()).toEqual({ length: 1024 });
   });
 
   it('calls next() for unmatched requests when given one, else answers the core 404 envelope', async () => {
