@@ -11,8 +11,30 @@
  * const app = new Hono();
  * app.use('/platform/*', toHono(createContractHandler({ basePath: '/platform' })));
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { errorResponse, setClientAddress, type FetchHandler } from 'cellgate';
+import { toAbortableRequest } from 'cellgate/adapters/node';
+
+/** What `@hono/node-server` puts in `c.env`. */
+interface NodeBindings {
+  incoming?: IncomingMessage;
+  outgoing?: ServerResponse;
+}
+
+/**
+ * The request to hand the core. On `@hono/node-server` (Node objects in `c.env`, body not read
+ * yet) it is the Node adapters' lazy request: the core then reads the body straight from the
+ * socket with its byte limit, where Hono's own request would first build a full undici `Request`
+ * and a web stream. Elsewhere (Bun, Deno, workers, `app.request()`) it is Hono's `c.req.raw`.
+ */
+function requestOf(raw: Request, env: NodeBindings | undefined): Request {
+  if (!env?.incoming || !env.outgoing || raw.bodyUsed) {
+    setClientAddress(raw, env?.incoming?.socket?.remoteAddress);
+    return raw;
+  }
+  return toAbortableRequest(env.incoming, env.outgoing, { url: raw.url });
+}
 
 /** Options of {@link toHono}. */
 export interface HonoAdapterOptions {
@@ -32,13 +54,12 @@ export interface HonoAdapterOptions {
 export function toHono(handler: FetchHandler, options: HonoAdapterOptions = {}): MiddlewareHandler {
   return async (c, next) => {
     let response: Response | undefined;
-    // On @hono/node-server the Node request is in c.env; record its peer address for the core.
-    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-    setClientAddress(c.req.raw, incoming?.socket?.remoteAddress);
+    let request: Request | undefined;
     try {
-      response = await handler.match(c.req.raw);
+      request = requestOf(c.req.raw, c.env as NodeBindings | undefined);
+      response = await handler.match(request);
     } catch (error) {
-      response = errorResponse(error, { onError: options.onError, request: c.req.raw });
+      response = errorResponse(error, { onError: options.onError, request: request ?? c.req.raw });
     }
     if (response) return response;
     await next();
