@@ -2,6 +2,12 @@
  * Turns the route table into an itty-router: each path gets its methods, `HEAD` for its `GET`,
  * `OPTIONS` (preflight or a plain `Allow` answer), and a catch-all that answers 405 with `Allow`
  * for any other method. Paths no route knows fall through (`undefined`).
+ *
+ * In front of the router, two shortcuts that never change an answer (see `path-shortcuts.ts`): a
+ * request for exactly a static path with one of its methods goes straight to that handler, and a
+ * path outside every route's first segment falls through at once. Both use the path only when
+ * URL parsing could not change it; anything else, and every parameterised route, trailing slash
+ * and 405, goes through itty-router.
  */
 import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError } from '../../errors.ts';
@@ -11,6 +17,7 @@ import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
 import type { ContractContext } from '../context.ts';
 import type { CorsPolicy } from './cors.ts';
 import type { RouteDefinition, RouteInput } from './route.ts';
+import { createPathShortcuts } from './path-shortcuts.ts';
 
 /** Extra path owned by the handler but served by a plain Fetch function (the MCP endpoint). */
 export interface MountedEndpoint {
@@ -54,8 +61,11 @@ function decodeParams(raw: Record<string, string> | undefined): Record<string, s
   return params ?? NO_PARAMS;
 }
 
+/** A route's runner: called by itty-router (params on the request) or by the static shortcut. */
+type Runner = (request: IRequest) => Response | Promise<Response>;
+
 /** Runs one route: cached body if any, else body reading, the service call and serialisation. */
-function runner(route: RouteDefinition, context: ContractContext) {
+function runner(route: RouteDefinition, context: ContractContext): (request: IRequest) => Promise<Response> {
   // Cached answers are kept as UTF-8 bytes: encoded once, not on every write.
   const cache = route.cacheKey ? new Map<string, Uint8Array>() : undefined;
   // One header list per route, copied by each Response (cheaper than an object literal per request).
@@ -103,26 +113,39 @@ export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSe
     });
   };
 
+  const shortcuts = createPathShortcuts<Runner>(settings.basePath);
+  /** Registers a method handler with the router and, for static paths, the shortcut table. */
+  const add = (method: 'get' | 'post' | 'head' | 'options', path: string, run: Runner) => {
+    router[method](path, run);
+    shortcuts.add(method.toUpperCase(), path, run);
+  };
   for (const [path, group] of byPath) {
     const methods = group.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]));
     const allow = [...methods, 'OPTIONS'].join(', ');
     for (const route of group) {
       const run = runner(route, context);
-      router[route.method === 'GET' ? 'get' : 'post'](path, run);
+      add(route.method === 'GET' ? 'get' : 'post', path, run);
       if (route.method === 'GET') {
-        router.head(path, async (request: IRequest) => {
+        add('head', path, async (request: IRequest) => {
           const response = await run(request);
           return new Response(null, { status: response.status, headers: response.headers });
         });
       }
     }
-    router.options(path, options(allow));
+    add('options', path, options(allow));
     router.all(path, notAllowed(allow));
+    shortcuts.own(path);
   }
   for (const mount of settings.mounts) {
-    router.options(mount.path, options(`${mount.methods}, OPTIONS`));
+    add('options', mount.path, options(`${mount.methods}, OPTIONS`));
     router.all(mount.path, (request: IRequest) => mount.serve(request as unknown as Request));
+    shortcuts.own(mount.path);
   }
 
-  return (request) => router.fetch(request) as Promise<Response | undefined>;
+  return (request) => {
+    const shortcut = shortcuts.find(request.method, request.url);
+    if (shortcut === null) return Promise.resolve(undefined);
+    if (shortcut) return Promise.resolve(shortcut(request as unknown as IRequest));
+    return router.fetch(request) as Promise<Response | undefined>;
+  };
 }
