@@ -65,7 +65,8 @@ export const cellgatePlugin: FastifyPluginAsync<CellgatePluginOptions> = async (
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     let fetchRequest: Request | undefined;
     try {
-      fetchRequest = toAbortableRequest(request.raw, reply.raw, { ...adapter, url: request.raw.url });
+      // Fastify leaves `raw.url` whole under a prefix, which is what the core (owning basePath) needs.
+      fetchRequest = toAbortableRequest(request.raw, reply.raw, adapter);
       const response = await handler.match(fetchRequest);
       if (!response) return reply.callNotFound();
       return send(reply, response);

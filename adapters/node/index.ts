@@ -11,8 +11,8 @@
  * createServer(toNodeHandler(createContractHandler())).listen(3000);
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorResponse, setClientAddress, type FetchHandler } from 'cellgate';
-import { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
+import { errorResponse, type FetchHandler } from 'cellgate';
+import { abortRequest, onSignalRead, toRequest, type ToRequestOptions } from './request.ts';
 import { writeResponse } from './response.ts';
 
 export { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
@@ -48,15 +48,20 @@ export interface HandleNodeRequestOptions extends NodeAdapterOptions, Pick<ToReq
 }
 
 /**
- * {@link toRequest} plus the disconnect wiring (when `res` closes before it finished, the
- * request's `signal` aborts) and the socket's remote address recorded for the core. A body a framework left on `req.body` is used once the stream is read.
+ * {@link toRequest} plus the disconnect wiring: when `res` closes before it finished, the
+ * request's `signal` aborts. The listener is added when somebody first reads `signal` (a
+ * disconnect before that is seen then). The socket's remote address is read by the core on demand.
+ * A body a framework left on `req.body` is used once the stream is read.
  */
 export function toAbortableRequest(req: IncomingMessage, res: ServerResponse, options: ToRequestOptions = {}): Request {
   const body = options.body ?? (req as IncomingMessage & { body?: unknown }).body;
   const request = toRequest(req, body === undefined ? options : { ...options, body });
-  setClientAddress(request, req.socket?.remoteAddress);
-  res.once('close', () => {
-    if (!res.writableFinished) abortRequest(request);
+  onSignalRead(request, () => {
+    const abortIfUnfinished = () => {
+      if (!res.writableFinished) abortRequest(request);
+    };
+    if (res.closed || res.destroyed) abortIfUnfinished();
+    else res.once('close', abortIfUnfinished);
   });
   if (request.method !== 'GET' && request.method !== 'HEAD') res.once('finish', () => drainUnread(req));
   return request;

@@ -9,7 +9,7 @@
  * errors).
  */
 import type { IncomingMessage } from 'node:http';
-import { READ_BODY } from 'cellgate';
+import { CLIENT_ADDRESS, READ_BODY } from 'cellgate';
 import { NodeHeaders } from './headers.ts';
 
 /** Options of {@link toRequest}. */
@@ -46,6 +46,8 @@ const kState = Symbol('state');
 interface LazyState {
   method: string;
   url: string;
+  /** Called when `signal` is first read: wires the client's disconnect to it (see `toAbortableRequest`). */
+  onSignal?: (() => void) | undefined;
   headers?: Headers;
   controller?: AbortController;
   aborted?: unknown;
@@ -203,6 +205,7 @@ function signalOf(request: LazyRequest): AbortSignal {
   if (!s.controller) {
     s.controller = new AbortController();
     if (s.aborted !== undefined) s.controller.abort(s.aborted);
+    else s.onSignal?.();
   }
   return s.controller.signal;
 }
@@ -257,6 +260,7 @@ const own: PropertyDescriptorMap = {
     },
   },
   [READ_BODY]: { value: readBody },
+  [CLIENT_ADDRESS]: { get(this: LazyRequest) { return this[kIncoming].socket?.remoteAddress; } },
 };
 for (const name of Object.getOwnPropertyNames(Request.prototype)) {
   if (name === 'constructor' || name in own) continue;
@@ -282,6 +286,17 @@ export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}):
   if (options.body !== undefined && (req.readableEnded || req.readableDidRead)) s.parsed = serialise(options.body);
   lazy[kState] = s;
   return lazy as unknown as Request;
+}
+
+/**
+ * Runs `wire` the first time `request.signal` is read (at once if it already was), so the
+ * disconnect listener costs nothing on the many requests whose signal nobody reads.
+ */
+export function onSignalRead(request: Request, wire: () => void): void {
+  const s = (request as unknown as Partial<LazyRequest>)[kState];
+  if (!s) return wire();
+  if (s.controller) wire();
+  else s.onSignal = wire;
 }
 
 /** Aborts `request.signal` of a request made by {@link toRequest} (the client went away). */

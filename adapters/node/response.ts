@@ -97,19 +97,24 @@ function gone(res: ServerResponse): boolean {
 
 /**
  * Fast path for the core's light responses (see `src/http/light-response.ts`): status, headers and
- * the text in one `writeHead` + `end`, without ever building the real `Response` or its stream.
- * Same header semantics as the general path: names from the response replace headers already set
- * on `res`, cookies stay separate, `content-length` is added unless present, `HEAD` has no body.
+ * the body in one `writeHead` + `end`, without ever building the real `Response` or its stream.
+ * Headers go to `writeHead` as a flat `[name, value, …]` list (no object with dictionary keys per
+ * answer): names from the response replace headers already set on `res`, each cookie stays its own line,
+ * `content-length` is added unless present, `HEAD` has no body.
  */
 function writeLight(res: ServerResponse, parts: LightResponseParts, method: string | undefined): void {
   if (gone(res)) return;
-  const headers: OutgoingHttpHeaders = {};
+  const headers: Array<string | number | string[]> = [];
+  let hasLength = false;
   let cookies: string[] | undefined;
   for (const [name, value] of parts.headers) {
     if (name === 'set-cookie') (cookies ??= []).push(value);
-    else headers[name] = headers[name] === undefined ? value : `${headers[name] as string}, ${value}`;
+    else headers.push(name, value);
+    if (name === 'content-length') hasLength = true;
   }
-  if (cookies) headers['set-cookie'] = cookies;
+  // One entry holding every cookie: Node writes each as its own line, and a name repeated in the
+  // list would replace the earlier ones when `res` already has headers of its own.
+  if (cookies) headers.push('set-cookie', cookies);
   if (method === 'HEAD') {
     res.writeHead(parts.status, headers);
     res.end();
@@ -118,7 +123,7 @@ function writeLight(res: ServerResponse, parts: LightResponseParts, method: stri
   // A string is encoded once here: measuring it and then letting the socket encode it would scan
   // it twice, which is slow for the two-byte strings any non-ASCII character makes.
   const body = typeof parts.body === 'string' ? Buffer.from(parts.body) : parts.body;
-  if (headers['content-length'] === undefined) headers['content-length'] = body.byteLength;
+  if (!hasLength) headers.push('content-length', body.byteLength);
   res.writeHead(parts.status, headers);
   res.end(body);
 }

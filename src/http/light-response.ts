@@ -40,8 +40,8 @@ export function encodeOnce(text: string): Uint8Array {
 /** What the adapters write on the fast path. */
 export interface LightResponseParts {
   status: number;
-  /** Lower-case names; `set-cookie` may repeat, one entry per cookie. */
-  headers: Array<[string, string]>;
+  /** Lower-case names; `set-cookie` may repeat, one entry per cookie. Shared: read, never modify. */
+  headers: ReadonlyArray<readonly [string, string]>;
   /** Text, or bytes that are shared between answers: write them, never modify them. */
   body: string | Uint8Array;
 }
@@ -76,9 +76,8 @@ class LightResponse {
     if (typeof value !== 'object' || value === null || !(#native in value)) return undefined;
     const self = value as LightResponse;
     if (self.#native) return undefined;
-    const headers: Array<[string, string]> = [];
-    if (self.#headers) for (const [name, text] of self.#headers) headers.push([name, text]);
-    else for (const [name, text] of self.#list!) headers.push([name, text]);
+    // The shared list as it is when nobody touched `headers` (the common case): no copy.
+    const headers: ReadonlyArray<readonly [string, string]> = self.#headers ? [...self.#headers] : self.#list!;
     return { status: self.#status, headers, body: self.#body };
   }
 

@@ -171,4 +171,24 @@ describe('toNodeHandler', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await fetch(`${url}/again`)).status).toBe(200);
   });
+
+  it('reports a disconnect on request.signal even when the signal is first read after it', async () => {
+    let seen: (aborted: boolean) => void = () => undefined;
+    const observed = new Promise<boolean>((resolve) => (seen = resolve));
+    const url = await serve(
+      createFetchHandler(async (request) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        seen(request.signal.aborted);
+        return jsonResponse({ late: true });
+      }),
+    );
+    const controller = new AbortController();
+    const pending = fetch(`${url}/late-signal`, { signal: controller.signal }).catch((error: unknown) => error);
+    setTimeout(() => controller.abort(), 30);
+    await pending;
+    expect(await observed).toBe(true);
+    // And a request that completes normally never reports an abort.
+    const fine = await serve(createFetchHandler(async (request) => jsonResponse({ aborted: request.signal.aborted })));
+    expect(await (await fetch(`${fine}/x`)).json()).toEqual({ aborted: false });
+  });
 });
