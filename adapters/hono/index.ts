@@ -33,7 +33,10 @@ function requestOf(raw: Request, env: NodeBindings | undefined): Request {
     setClientAddress(raw, env?.incoming?.socket?.remoteAddress);
     return raw;
   }
-  return toAbortableRequest(env.incoming, env.outgoing, { url: raw.url });
+  // Built from the Node request like the other adapters (no URL parsing); if Hono's URL differs
+  // (`app.mount()` strips a prefix, the server was given another hostname), Hono's counts.
+  const request = toAbortableRequest(env.incoming, env.outgoing);
+  return request.url === raw.url ? request : toAbortableRequest(env.incoming, env.outgoing, { url: raw.url });
 }
 
 /** Options of {@link toHono}. */

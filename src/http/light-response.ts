@@ -140,6 +140,21 @@ Object.defineProperty(LightResponse.prototype, Symbol.for('nodejs.util.inspect.c
 Object.setPrototypeOf(LightResponse.prototype, NativeResponse.prototype);
 
 /**
+ * Headers for another `Response` constructor: a header list without repeated names becomes a plain
+ * object, which lightweight host Responses (`@hono/node-server`'s) write without building a
+ * `Headers`; anything else is passed as it is.
+ */
+function headersInit(headers: HeaderList | Headers): HeadersInit {
+  if (headers instanceof Headers) return headers;
+  const record: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    if (Object.hasOwn(record, name)) return headers as HeadersInit;
+    record[name] = value;
+  }
+  return record;
+}
+
+/**
  * A `Response` with a text (or UTF-8 bytes) body that only becomes a real undici `Response` when
  * something needs one. Bytes may be shared between answers (they are never written to). `headers` is a header list (shared, never mutated: it is copied on first access) or a
  * `Headers` the response takes over.
@@ -155,7 +170,7 @@ Object.setPrototypeOf(LightResponse.prototype, NativeResponse.prototype);
 export function lightResponse(body: string | Uint8Array, status: number, headers: HeaderList | Headers): Response {
   // `JSON.stringify(undefined)` is `undefined`: a null-body answer, as the real constructor makes it.
   if ((typeof body !== 'string' && !(body instanceof Uint8Array)) || globalThis.Response !== NativeResponse || NULL_BODY_STATUS.has(status) || !(status >= 200 && status <= 599) || !Number.isInteger(status)) {
-    return new globalThis.Response(body as BodyInit | null, { status, headers: headers as HeadersInit });
+    return new globalThis.Response(body as BodyInit | null, { status, headers: headersInit(headers) });
   }
   return new LightResponse(body, status, headers) as unknown as Response;
 }

@@ -122,6 +122,34 @@ describe('light responses', () => {
     expect(bufferedBody(answer())).toBe(bytes);
   });
 
+  it('use a replaced global Response (a host\'s lightweight one), with plain-object headers when it can', async () => {
+    const Native = globalThis.Response;
+    const inits: unknown[] = [];
+    class HostResponse extends Native {
+      constructor(body?: BodyInit | null, init?: ResponseInit) {
+        super(body, init);
+        inits.push(init?.headers);
+      }
+    }
+    globalThis.Response = HostResponse;
+    try {
+      const plain = jsonResponse({ a: 1 }, 201, { etag: '"3"' });
+      expect(plain).toBeInstanceOf(HostResponse);
+      expect(plain.status).toBe(201);
+      await expect(plain.json()).resolves.toEqual({ a: 1 });
+      const cached = cachedJson(() => ({ b: 'é' }))();
+      expect(cached).toBeInstanceOf(HostResponse);
+      await expect(cached.json()).resolves.toEqual({ b: 'é' });
+      const cookies = lightResponse('x', 200, [['set-cookie', 'a=1'], ['set-cookie', 'b=2']]);
+      expect(cookies.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    } finally {
+      globalThis.Response = Native;
+    }
+    expect(inits[0]).toBeInstanceOf(Headers); // extra headers: a Headers object, passed on as it is
+    expect(inits[1]).toEqual({ 'content-type': JSON_CONTENT_TYPE }); // a list without repeats: a plain object
+    expect(inits[2]).toEqual([['set-cookie', 'a=1'], ['set-cookie', 'b=2']]); // repeats: the list
+  });
+
   it('bufferedBody gives the text without building the real Response', () => {
     const response = light();
     expect(bufferedBody(response)).toBe('{"a":1,"s":"é"}');
