@@ -5,6 +5,7 @@
 import { signDevToken } from '../governed/auth/dev-token.ts';
 import { createGovernedResource } from '../governed/create-governed-resource.ts';
 import type { FetchHandler } from '../http/handler.ts';
+import type { GovernedService } from '../governed/service-types.ts';
 import { memoryStorage } from '../storage/memory/index.ts';
 
 /** What the governed cases need. */
@@ -14,6 +15,12 @@ export interface GovernedFixture {
   collection: string;
   /** Headers with a valid bearer token. */
   auth: Record<string, string>;
+  /** The resource's programmatic API (the benchmark's native routes do the same work through it). */
+  service: GovernedService;
+  /** The HS256 secret the tokens are signed with. */
+  secret: string;
+  /** The workspace of {@link GovernedFixture.collection}. */
+  workspaceId: string;
 }
 
 const SECRET = 'adapter-conformance-secret-0123456789abcdef';
@@ -43,5 +50,8 @@ export async function createGovernedFixture(): Promise<GovernedFixture> {
     handler: resource,
     collection: `/v1/workspaces/${WORKSPACE}/${resource.resourceName}`,
     auth: { authorization: `Bearer ${token}` },
+    service: resource.service,
+    secret: SECRET,
+    workspaceId: WORKSPACE,
   };
 }
