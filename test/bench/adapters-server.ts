@@ -13,7 +13,10 @@
  *
  * Prints `listening on <url>`; the parent reads CPU time from /proc.
  *
- * Usage: node <bundle> node|express|fastify|hono native|adapter (node also: bridge)
+ * Next: one build of `next-app/` (built by the parent) serves both sides; the native routes live
+ * under `/native`, and the first line tells the parent that prefix.
+ *
+ * Usage: node <bundle> node|express|fastify|hono|next native|adapter (node also: bridge)
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +31,7 @@ import { cellgatePlugin } from 'cellgate/adapters/fastify';
 import { toHono } from 'cellgate/adapters/hono';
 import { toNodeHandler } from 'cellgate/adapters/node';
 import { createGovernedFixture } from '../../src/testing/adapter-conformance-governed.ts';
+import { BENCH_SLOT, type BenchSlot } from './next-app/slot.ts';
 
 const [framework = 'node', mode = 'native'] = process.argv.slice(2);
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -113,6 +117,15 @@ async function serve(): Promise<string> {
     } else app.use(toExpress(handler));
     return listen(app);
   }
+  if (framework === 'next') {
+    // The route modules run in this process and read the slot on each request.
+    const slot: BenchSlot = { handler, primitives: new Uint8Array(primitives), patchNatively };
+    (globalThis as Record<symbol, unknown>)[BENCH_SLOT] = slot;
+    const next = (await import('next')).default;
+    const app = next({ dev: false, dir: `${process.cwd()}/test/bench/next-app`, quiet: true });
+    await app.prepare();
+    return listen(app.getRequestHandler());
+  }
   if (framework === 'fastify') {
     const app = Fastify();
     if (native) {
@@ -140,6 +153,7 @@ async function serve(): Promise<string> {
 }
 
 const url = await serve();
-console.log(JSON.stringify({ url, collection: governed.collection, auth: governed.auth, records }));
+const prefix = framework === 'next' && mode === 'native' ? '/native' : '';
+console.log(JSON.stringify({ url, prefix, collection: governed.collection, auth: governed.auth, records }));
 console.log(`listening on ${url}`);
 process.once('SIGINT', () => process.exit(0));

@@ -1,8 +1,8 @@
 /**
- * Adapter benchmark: for node:http, Express, Fastify and Hono, requests/s of `GET /api/primitives`
+ * Adapter benchmark: for node:http, Express, Fastify, Hono and Next, requests/s of `GET /api/primitives`
  * and of a governed `PATCH` (If-Match, one record per connection) through the cellgate adapter, as
- * a ratio to the same framework answering the same bytes from a native route, measured in the
- * same run. Each server runs in its own process (bundled with esbuild, so no TypeScript loader
+ * a ratio to the same framework doing the same work from a native route, measured in the
+ * same run. Next runs its production build of `next-app/` (built here when out of date). Each server runs in its own process (bundled with esbuild, so no TypeScript loader
  * sits in the hot path); autocannon drives them from this process, native and adapter alternately
  * for several rounds (medians reported), because the machine may be shared. Server CPU time per
  * request (from /proc) is reported too: it is steadier than requests/s under contention.
@@ -17,7 +17,7 @@
  * (`BENCH_FRAMEWORKS=hono,fastify` for a subset)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
@@ -34,6 +34,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 interface Server {
   child: ChildProcess;
   url: string;
+  /** Prepended to every path (the Next app's native routes live under `/native`). */
+  prefix: string;
   collection: string;
   auth: Record<string, string>;
   records: Array<{ id: string; etag: string }>;
@@ -48,13 +50,43 @@ execFileSync(join(root, 'node_modules/.bin/esbuild'), [
   "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
 ], { cwd: root });
 
+/**
+ * Builds `next-app/` (a production `next build`) unless its build is newer than everything it
+ * bundles. Its routes load cellgate by name, i.e. this repository's `dist/`, so that is built
+ * first when missing.
+ */
+function buildNextBenchApp(): void {
+  const dir = join(root, 'test/bench/next-app');
+  const newest = (path: string): number => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return 0;
+    if (!stat.isDirectory()) return stat.mtimeMs;
+    return Math.max(0, ...readdirSync(path).filter((name) => name !== '.next' && name !== 'node_modules').map((name) => newest(join(path, name))));
+  };
+  const run = (args: string[], cwd: string) => execFileSync(process.execPath, args, { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (newest(join(root, 'dist')) < Math.max(newest(join(root, 'src')), newest(join(root, 'adapters')))) run([join(root, 'node_modules/tsup/dist/cli-default.js')], root);
+  if (newest(join(dir, '.next/BUILD_ID')) >= Math.max(newest(dir), newest(join(root, 'dist')))) return;
+  run([join(root, 'node_modules/next/dist/bin/next'), 'build'], dir);
+  // Next leaves an editor typing file pointing into .next/; the repository's typecheck does not want it.
+  rmSync(join(dir, 'next-env.d.ts'), { force: true });
+}
+
+/** Every server started, stopped when this process exits however it ends. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill();
+});
+
 function start(framework: string, mode: string): Promise<Server> {
   const child = spawn(process.execPath, [bundle, framework, mode], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
   return new Promise((done, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('listening on')) done({ child, ...(JSON.parse(out.split('\n')[0]!) as Omit<Server, 'child'>) });
+      // The framework may print lines of its own (Next does): the server's line is the JSON one.
+      const line = out.split('\n').find((text) => text.startsWith('{"url"'));
+      if (line && out.includes('listening on')) done({ child, ...(JSON.parse(line) as Omit<Server, 'child'>) });
     });
     child.once('exit', (code) => fail(new Error(`${framework} ${mode} exited with ${code}: ${out}`)));
   });
@@ -69,7 +101,7 @@ async function load(server: Server, endpoint: 'get' | 'patch'): Promise<{ rps: n
   let next = 0;
   const request =
     endpoint === 'get'
-      ? { method: 'GET', path: '/api/primitives' }
+      ? { method: 'GET', path: `${server.prefix}/api/primitives` }
       : {
           method: 'PATCH',
           setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => {
@@ -77,7 +109,7 @@ async function load(server: Server, endpoint: 'get' | 'patch'): Promise<{ rps: n
             const record = context.record as { id: string; etag: string };
             return {
               ...req,
-              path: `${server.collection}/${record.id}`,
+              path: `${server.prefix}${server.collection}/${record.id}`,
               headers: { ...server.auth, 'content-type': 'application/json', 'if-match': record.etag },
               body: '{"title":"bench"}',
             };
@@ -113,7 +145,8 @@ async function compare(native: Server, other: Server, endpoint: 'get' | 'patch')
 const rows: string[] = [];
 const label = (endpoint: 'get' | 'patch') => (endpoint === 'get' ? 'GET /api/primitives' : 'PATCH governed');
 // BENCH_FRAMEWORKS=hono,fastify runs a subset.
-const frameworks = process.env.BENCH_FRAMEWORKS?.split(',') ?? ['node', 'express', 'fastify', 'hono'];
+const frameworks = process.env.BENCH_FRAMEWORKS?.split(',') ?? ['node', 'express', 'fastify', 'hono', 'next'];
+if (frameworks.includes('next')) buildNextBenchApp();
 for (const framework of frameworks) {
   const native = await start(framework, 'native');
   const adapter = await start(framework, 'adapter');
