@@ -13,6 +13,7 @@ import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError } from '../../errors.ts';
 import { readJsonBody } from '../../http/body.ts';
 import { encodeOnce, lightResponse } from '../../http/light-response.ts';
+import { searchParamsOf } from '../../http/query.ts';
 import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
 import type { ContractContext } from '../context.ts';
 import type { CorsPolicy } from './cors.ts';
@@ -37,13 +38,6 @@ export interface RouterSettings {
 
 /** The router's entry: a response for the handler's own paths, `undefined` for any other. */
 export type RouteMatcher = (request: Request) => Promise<Response | undefined>;
-
-const EMPTY_QUERY = new URLSearchParams();
-
-function queryOf(url: string): URLSearchParams {
-  const mark = url.indexOf('?');
-  return mark === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(mark + 1));
-}
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
@@ -75,7 +69,7 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
     const input: RouteInput = {
       request: request as unknown as Request,
       params: decodeParams(request.params),
-      query: queryOf(request.url),
+      query: searchParamsOf(request.url),
       body: undefined,
       context,
     };

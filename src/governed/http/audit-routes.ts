@@ -7,6 +7,7 @@
 import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError, validationError } from '../../errors.ts';
 import type { MatchFunction } from '../../http/handler.ts';
+import { searchParamsOf } from '../../http/query.ts';
 import { jsonResponse } from '../../http/responses.ts';
 import type { AuditQuery, StorageDriver } from '../../storage/types.ts';
 import type { Actor } from '../types.ts';
@@ -56,7 +57,7 @@ export function auditRoutes(storage: StorageDriver, pipeline: Pipeline, basePath
   router.get(collection, (request: IRequest) =>
     governed(pipeline, request, async ({ actor }) => {
       requireAuditRead(actor);
-      const params = new URL(request.url).searchParams;
+      const params = searchParamsOf(request.url);
       const paging = historyParamsOf(params, ['resourceType', 'resourceId', 'workspaceId']);
       const resourceType = params.get('resourceType');
       if (resourceType !== null && !/^[a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9]*@v\d+$/.test(resourceType)) {
@@ -84,7 +85,7 @@ export function auditRoutes(storage: StorageDriver, pipeline: Pipeline, basePath
     governed(pipeline, request, async ({ actor }) => {
       requireAuditRead(actor);
       const auditId = request.params.auditId;
-      const params = new URL(request.url).searchParams;
+      const params = searchParamsOf(request.url);
       onlyParams(params, []);
       const record = isUuid(auditId) ? await storage.getAudit(actor.tenantId, auditId.toLowerCase()) : null;
       if (record === null || !withinReach(actor, record.workspaceId)) throw new CellgateError('NOT_FOUND', 'Audit record not found.');

@@ -5,6 +5,7 @@
  */
 import { IttyRouter, type IRequest } from 'itty-router';
 import { validationError } from '../../errors.ts';
+import { searchParamsOf } from '../../http/query.ts';
 import { jsonResponse } from '../../http/responses.ts';
 import type { MatchFunction } from '../../http/handler.ts';
 import type { GovernedService } from '../service-types.ts';
@@ -24,7 +25,7 @@ export interface ResourceRouteOptions {
   bodyLimit: number;
 }
 
-const queryOf = (request: Request) => new URL(request.url).searchParams;
+const queryOf = (request: Request) => searchParamsOf(request.url);
 
 /** Builds the match function of one resource. */
 export function resourceRoutes(options: ResourceRouteOptions): MatchFunction {
