@@ -55,6 +55,13 @@ function upToDate(): boolean {
 
 /** Runs `next build` unless an up-to-date build exists (`force`: always). */
 export function buildNextApp(force = false): void {
+  // The Next app's sources live in the repository, not in the published package (whose bundled
+  // CLI would otherwise try to build its own dist/ folder as a Next app).
+  if (!existsSync(join(NEXT_DIR, 'app'))) {
+    throw new Error(
+      `the Next host needs the cellgate repository's examples/next-host (not found at ${NEXT_DIR}); in your own Next app, mount toNextRouteHandlers from cellgate/adapters/next (README "Mount it in your server")`,
+    );
+  }
   if (!force && upToDate()) return;
   lock();
   try {

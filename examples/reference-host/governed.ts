@@ -4,7 +4,6 @@
  * `GET /metrics`, and token verification from the `CELLGATE_JWT_*` variables. Without a secret or
  * key it runs in dev mode: a secret is generated for the run and a ready-to-paste token printed.
  */
-import { readFileSync } from 'node:fs';
 import { importJWK, importSPKI, type JWK } from 'jose';
 import {
   ConfigurationError,
@@ -22,8 +21,20 @@ import {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+// Imported, not read from disk at run time: the published `cellgate` bin bundles this host, and
+// the documents travel inside the bundle.
+import activityEvent from '../entities/activity-event.entity.json' with { type: 'json' };
+import customer from '../entities/customer.entity.json' with { type: 'json' };
+import invoice from '../entities/invoice.entity.json' with { type: 'json' };
+
 /** The entity documents served by the host, in `examples/entities/`. */
 export const DEMO_ENTITY_FILES = ['customer.entity.json', 'invoice.entity.json', 'activity-event.entity.json'] as const;
+
+const DEMO_ENTITIES: Record<(typeof DEMO_ENTITY_FILES)[number], unknown> = {
+  'customer.entity.json': customer,
+  'invoice.entity.json': invoice,
+  'activity-event.entity.json': activityEvent,
+};
 
 /** Ids used by the dev-mode demo token and the banner's curl line. */
 export const DEMO_IDS = {
@@ -33,9 +44,9 @@ export const DEMO_IDS = {
   actor: '00000000-0000-4000-8000-000000000004',
 } as const;
 
-/** Reads one demo entity document (validated by `defineEntity` when the API is built). */
+/** One demo entity document, a fresh copy (validated by `defineEntity` when the API is built). */
 export function loadDemoEntity(file: (typeof DEMO_ENTITY_FILES)[number]): EntityDocumentInput {
-  return JSON.parse(readFileSync(new URL(`../entities/${file}`, import.meta.url), 'utf8')) as EntityDocumentInput;
+  return structuredClone(DEMO_ENTITIES[file]) as EntityDocumentInput;
 }
 
 /** Token settings from the environment; `devSecret` is set when none was given (dev mode). */

@@ -2,8 +2,9 @@
  * The package as users get it: `dist/` built by tsup, resolved through the `exports` map by plain
  * Node (no vitest aliases), with declarations for every entry, and a runtime-neutral root entry.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -96,4 +97,50 @@ describe('package exports', () => {
     expect(stdout).toMatch(/Usage: cellgate <command>/);
     for (const command of ['serve', 'validate', 'migrate', 'token', 'mcp']) expect(stdout).toContain(command);
   });
+
+  it('the built command runs the reference host away from the repository (assets bundled)', async () => {
+    const bin = join(root, pkg.bin.cellgate!);
+    const cwd = mkdtempSync(join(tmpdir(), 'cellgate-bin-'));
+    const child = spawn(process.execPath, [bin, 'serve'], {
+      cwd,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory:' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.once('exit', (code) => reject(new Error(`cellgate serve exited with ${code}: ${out}`)));
+      });
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      const docs = await fetch(`${url}/api/docs`);
+      expect([docs.status, docs.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/html')]);
+      // The governed demo resources need the bundled entity documents: mounted, they ask for a token.
+      const governed = await fetch(`${url}/v1/workspaces/00000000-0000-4000-8000-000000000002/customers`);
+      expect(governed.status).toBe(401);
+      expect(await governed.json()).toMatchObject({ error: 'UNAUTHENTICATED' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it('the built command explains that the Next host lives in the repository', async () => {
+    const bin = join(root, pkg.bin.cellgate!);
+    const result = await run(process.execPath, [bin, 'serve', '--framework', 'next'], {
+      cwd: mkdtempSync(join(tmpdir(), 'cellgate-bin-')),
+      env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:' },
+      timeout: 60_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/examples\/next-host.*toNextRouteHandlers/);
+  }, 90_000);
 });
