@@ -93,32 +93,53 @@ function serialise(body: unknown): Uint8Array {
   return new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body) ?? '');
 }
 
+const CLOSED_EARLY = 'Client connection closed before the body was read.';
+
+/** What {@link onBody} reports. */
+interface BodyListener {
+  data(chunk: Buffer): void;
+  end(): void;
+  fail(error: unknown): void;
+}
+
+/**
+ * Listens to a request body until it ends, fails, or the connection closes before the end (a
+ * failure too); returns the function that stops listening.
+ */
+function onBody(incoming: IncomingMessage, listener: BodyListener): () => void {
+  const onEnd = () => {
+    stop();
+    listener.end();
+  };
+  const onError = (error: unknown) => {
+    stop();
+    listener.fail(error ?? new Error(CLOSED_EARLY));
+  };
+  const onClose = () => {
+    if (!incoming.readableEnded) onError(new Error(CLOSED_EARLY));
+  };
+  const stop = () => {
+    incoming.off('data', listener.data).off('end', onEnd).off('error', onError).off('close', onClose);
+  };
+  incoming.on('data', listener.data).on('end', onEnd).on('error', onError).on('close', onClose);
+  return stop;
+}
+
 /** The request body as a web stream, pausing the socket while the core is not reading. */
 function streamBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
-  let onData: (chunk: Buffer) => void;
+  let stop: (() => void) | undefined;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        onData = (chunk) => {
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
-        };
-        const onEnd = () => {
-          cleanup();
-          controller.close();
-        };
-        const onError = (error: unknown) => {
-          cleanup();
-          controller.error(error ?? new Error(CLOSED_EARLY));
-        };
-        const onClose = () => {
-          if (!incoming.readableEnded) onError(new Error(CLOSED_EARLY));
-        };
-        const cleanup = () => {
-          incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-        };
         if (incoming.readableEnded) return controller.close();
-        incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+        stop = onBody(incoming, {
+          data(chunk) {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+          },
+          end: () => controller.close(),
+          fail: (error) => controller.error(error),
+        });
       },
       pull() {
         incoming.resume();
@@ -126,14 +147,12 @@ function streamBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
       cancel() {
         // The core stopped reading (e.g. body over the limit): stop delivering; the adapter
         // discards the rest once the answer has been written.
-        incoming.off('data', onData);
+        stop?.();
       },
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
 }
-
-const CLOSED_EARLY = 'Client connection closed before the body was read.';
 
 /**
  * The whole request body from the socket's chunks, or `null` as soon as more than `limit` bytes
@@ -144,28 +163,17 @@ function collectBody(incoming: IncomingMessage, limit: number): Promise<Uint8Arr
     if (incoming.readableEnded) return resolve(new Uint8Array(0));
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size <= limit) return void chunks.push(chunk);
-      cleanup();
-      incoming.pause();
-      resolve(null);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onError = (error: unknown) => {
-      cleanup();
-      reject(error ?? new Error(CLOSED_EARLY));
-    };
-    const onClose = () => {
-      if (!incoming.readableEnded) onError(new Error(CLOSED_EARLY));
-    };
-    const cleanup = () => {
-      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-    };
-    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    const stop = onBody(incoming, {
+      data(chunk) {
+        size += chunk.byteLength;
+        if (size <= limit) return void chunks.push(chunk);
+        stop();
+        incoming.pause();
+        resolve(null);
+      },
+      end: () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)),
+      fail: reject,
+    });
     incoming.resume();
   });
 }
