@@ -64,12 +64,27 @@ describe('JSON-RPC without initialize', () => {
     expect(byId.get(3).contents[0].text).toMatch(/^# Field types/);
   });
 
-  it('refuses list_examples (no parameters) called with arguments that are not an object', async () => {
-    const response = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'list_examples', arguments: ['crm'] } });
+  it('refuses tools/call arguments that are not an object with -32602 (invalid params)', async () => {
+    for (const args of [['crm'], 'crm', 5, null]) {
+      const response = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'list_examples', arguments: args } });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32602, message: expect.stringMatching(/"arguments" must be an object/) } });
+    }
+  });
+
+  it('refuses such a call inside a batch and answers the rest of the batch', async () => {
+    const response = await rpc(host.mcpUrl, [
+      listTools,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_examples', arguments: [] } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ]);
     expect(response.status).toBe(200);
-    // The SDK answers a params shape failure with a JSON-RPC error (-32603 in SDK 1.32) naming the member.
-    expect(response.body.error.code).toBeLessThan(-32000);
-    expect(response.body.error.message).toMatch(/arguments/);
+    const byId = new Map((response.body as Array<{ id: number; result?: any; error?: any }>).map((r) => [r.id, r]));
+    expect(byId.size).toBe(2);
+    expect(byId.get(1)!.result.tools).toHaveLength(19);
+    expect(byId.get(2)!.error.code).toBe(-32602);
+    const onlyRefused = await rpc(host.mcpUrl, [{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_examples', arguments: 1 } }]);
+    expect(onlyRefused.body).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.any(String) } }]);
   });
 
   it('reports an unknown tool as an error result, not a crash', async () => {

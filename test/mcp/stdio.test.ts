@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -46,6 +46,16 @@ describe('cellgate mcp (stdio)', () => {
     const result = (await client.callTool({ name: 'validate_manifest', arguments: { manifest: {} } })) as CallToolResult;
     expect(result.isError ?? false).toBe(false);
     expect(result.structuredContent).toMatchObject({ valid: false });
+  });
+
+  it('refuses tools/call arguments that are not an object with -32602, and keeps serving', async () => {
+    const refused = await client
+      .request({ method: 'tools/call', params: { name: 'list_examples', arguments: ['crm'] as never } }, CallToolResultSchema)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(McpError);
+    expect((refused as McpError).code).toBe(-32602);
+    expect((refused as McpError).message).toMatch(/"arguments" must be an object/);
+    expect((await client.listTools()).tools).toHaveLength(19);
   });
 
   it('scaffolds into the --project folder in local mode', async () => {

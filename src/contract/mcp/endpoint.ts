@@ -5,10 +5,12 @@
  * everything the transport would refuse cheaply is refused before that construction.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { ContractContext } from '../context.ts';
 import { CellgateError } from '../../errors.ts';
 import { isJsonContentType, readTextBody } from '../../http/body.ts';
 import { lightResponse } from '../../http/light-response.ts';
+import { refuseNonObjectArguments } from './arguments-guard.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
 import { createMcpServer, scopeOf } from './server.ts';
 
@@ -37,6 +39,10 @@ const PARSE_ERROR = -32700;
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: Record<string, string>): Response {
   // A light Response (see http/light-response.ts): the Node adapters write the text directly.
   return lightResponse(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), status, new Headers({ 'content-type': 'application/json', ...headers }));
+}
+
+function jsonRpcAnswer(body: unknown): Response {
+  return lightResponse(JSON.stringify(body), 200, new Headers({ 'content-type': 'application/json' }));
 }
 
 function acceptsMcp(request: Request): boolean {
@@ -83,14 +89,29 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
       if (error instanceof CellgateError) return jsonRpcErrorResponse(error.status, SERVER_ERROR, error.message);
       return jsonRpcErrorResponse(400, PARSE_ERROR, 'Parse error: Invalid JSON');
     }
-    const server = createMcpServer(context, scopeOf(message));
-    const transport = newTransport(context.bodyLimit);
-    await server.connect(transport);
-    // No close() afterwards, on purpose. In JSON response mode the exchange is over once
-    // handleRequest resolves: no stream, no keep-alive timer, no outgoing request is left, so the
-    // pair is plain garbage. close() would only abort the protocol's per-request AbortController
-    // (a DOMException) and build a "Connection closed" McpError with a stack: measured at ~6% of
-    // the CPU of a validate_manifest call and ~10% of a ping.
-    return transport.handleRequest(request, { parsedBody: message });
+    // An unsupported protocol version is the SDK's refusal (400) before anything else.
+    const version = request.headers.get('mcp-protocol-version');
+    const { refused, rest } = version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? refuseNonObjectArguments(message) : { refused: [], rest: message };
+    if (refused.length > 0) {
+      if (rest === undefined) return jsonRpcAnswer(Array.isArray(message) ? refused : refused[0]);
+      // A batch: the SDK answers the rest, and the refusals join its answers.
+      const answered = await serve(context, request, rest);
+      const answers: unknown = answered.status === 200 ? await answered.json() : [];
+      return jsonRpcAnswer([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
+    }
+    return serve(context, request, message);
   };
+}
+
+/** One stateless exchange with a fresh server and transport, for an already parsed message. */
+async function serve(context: ContractContext, request: Request, message: unknown): Promise<Response> {
+  const server = createMcpServer(context, scopeOf(message));
+  const transport = newTransport(context.bodyLimit);
+  await server.connect(transport);
+  // No close() afterwards, on purpose. In JSON response mode the exchange is over once
+  // handleRequest resolves: no stream, no keep-alive timer, no outgoing request is left, so the
+  // pair is plain garbage. close() would only abort the protocol's per-request AbortController
+  // (a DOMException) and build a "Connection closed" McpError with a stack: measured at ~6% of
+  // the CPU of a validate_manifest call and ~10% of a ping.
+  return transport.handleRequest(request, { parsedBody: message });
 }

@@ -5,7 +5,9 @@
  */
 import process from 'node:process';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ContractContext } from '../context.ts';
+import { nonObjectArguments } from './arguments-guard.ts';
 import { createMcpServer } from './server.ts';
 
 /** Streams used by {@link serveStdio}; the process's own by default (tests may pass others). */
@@ -33,6 +35,13 @@ export async function serveStdio(context: ContractContext, streams: StdioStreams
     stdin.once('close', resolve);
   });
   await server.connect(transport);
+  // A tools/call with non-object arguments gets -32602 here, as on the HTTP endpoint.
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    const refused = nonObjectArguments(message);
+    if (refused) void transport.send(refused as JSONRPCMessage).catch(() => undefined);
+    else deliver?.(message);
+  };
   await ended;
   await server.close();
 }
