@@ -17,19 +17,15 @@
  * (`BENCH_FRAMEWORKS=hono,fastify` for a subset)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { autocannon, cpuSeconds, median } from './load-support.ts';
 
-type AutocannonResult = { requests: { average: number; total: number }; errors: number; non2xx: number };
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const root = resolve(import.meta.dirname, '../..');
 const duration = Number(process.argv[2] ?? 3);
 const connections = Number(process.argv[3] ?? 16);
 const rounds = Number(process.argv[4] ?? 3);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface Server {
   child: ChildProcess;
@@ -90,11 +86,6 @@ function start(framework: string, mode: string): Promise<Server> {
     });
     child.once('exit', (code) => fail(new Error(`${framework} ${mode} exited with ${code}: ${out}`)));
   });
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function load(server: Server, endpoint: 'get' | 'patch'): Promise<{ rps: number; cpuUs: number; failed: number }> {

@@ -12,26 +12,15 @@
  * Run: npx tsx test/bench/contract-http.ts [seconds per run, default 4] [connections, default 10] [rounds, default 3]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
-
-/** The part of autocannon's API used here (the package ships no type declarations). */
-type Autocannon = (options: Record<string, unknown>) => Promise<{
-  requests: { average: number; total: number };
-  latency: { p99: number };
-  errors: number;
-  non2xx: number;
-}>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon, cpuSeconds, median } from './load-support.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const duration = Number(process.argv[2] ?? 4);
 const connections = Number(process.argv[3] ?? 10);
 const rounds = Number(process.argv[4] ?? 3);
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -50,13 +39,6 @@ interface Figures {
   rps: number;
   p99: number;
   errors: number;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // After "pid (comm) ", utime and stime are fields 12 and 13 (0-based), in clock ticks of 1/100 s.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Server CPU microseconds per request at a fixed rate that leaves the server unsaturated. */
