@@ -4,9 +4,10 @@
  * all as envelope errors.
  */
 import { CellgateError } from '../errors.ts';
+import { DEFAULT_BODY_LIMIT } from '../limits.ts';
+import { parseClientJson } from './json.ts';
 
-/** Default request body limit: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export { DEFAULT_BODY_LIMIT };
 
 /**
  * @internal The seam through which an adapter hands the core a request body without a web stream.
@@ -85,7 +86,8 @@ export interface ReadJsonOptions {
 
 /**
  * Reads and parses a JSON body. 415 `UNSUPPORTED_MEDIA_TYPE` for a non-JSON content type, 413 for
- * an oversized body, 400 `BAD_REQUEST` for an empty or malformed one. Returns the parsed value of
+ * an oversized body, 400 `BAD_REQUEST` for an empty or malformed one or one nested deeper than
+ * `MAX_JSON_DEPTH`. Returns the parsed value of
  * any JSON type; shape checks are the caller's (with zod).
  */
 export async function readJsonBody(request: Request, options: ReadJsonOptions = {}): Promise<unknown> {
@@ -98,10 +100,5 @@ export async function readJsonBody(request: Request, options: ReadJsonOptions = 
   }
   const text = await readTextBody(request, options.limit ?? DEFAULT_BODY_LIMIT);
   if (text.trim() === '') throw new CellgateError('BAD_REQUEST', 'Request body is empty; a JSON document is required.');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const detail = error instanceof SyntaxError ? ` ${error.message}` : '';
-    throw new CellgateError('BAD_REQUEST', `Request body is not valid JSON.${detail}`);
-  }
+  return parseClientJson(text);
 }
