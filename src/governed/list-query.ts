@@ -22,7 +22,7 @@ function coerce(field: FieldDescriptor, raw: unknown): { ok: true; value: unknow
   }
   if (field.type === 'string' && field.format === 'date-time' && typeof value === 'string') {
     const normalized = normalizeDateTime(value);
-    return normalized === null ? { ok: false, message: 'Expected an ISO 8601 date or date-time' } : { ok: true, value: normalized };
+    return normalized === null ? { ok: false, message: 'Expected an RFC 3339 date-time or a YYYY-MM-DD date' } : { ok: true, value: normalized };
   }
   if (field.type === 'string' && field.format === 'uuid' && typeof value === 'string' && !isUuid(value)) return { ok: false, message: 'Expected a UUID' };
   // contains/startsWith on formatted strings still need text; enum membership is not required for a search fragment.
