@@ -34,7 +34,7 @@ describe.each(['UTC', 'America/New_York', 'Asia/Kolkata'])('normalizeDateTime un
     ];
     for (const [input, expected] of cases) {
       expect(normalizeDateTime(input), input).toBe(expected);
-      expect(parse(new URLSearchParams({ 'dueDate[after]': input })).filters[0]?.value, input).toBe(expected);
+      expect(parse(new URLSearchParams({ 'dueDate[after]': input })).filters?.[0]?.value, input).toBe(expected);
     }
   });
 
