@@ -39,6 +39,13 @@ export const MAX_PATCH_INSERTED_VALUES = 100_000;
  */
 export const MAX_INDEXED_STRING_LENGTH = 512;
 
+/**
+ * Longest search term (`q`) and `contains` / `startsWith` filter value. A substring match costs
+ * the term's length times the text's length per row, so the term is kept short. Longer: 400
+ * `VALIDATION_ERROR`. Not configurable.
+ */
+export const MAX_SEARCH_TERM_LENGTH = 200;
+
 /** Longest e-mail address (RFC 5321 path limit). Checked before the format. */
 export const MAX_EMAIL_LENGTH = 254;
 

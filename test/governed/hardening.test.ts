@@ -336,6 +336,18 @@ for (const [driver, factory] of drivers) {
       expect(s.errors).toEqual([]);
     });
 
+    it('caps search terms and contains/startsWith values at 200 characters (a substring match costs term × text per row)', async () => {
+      const s = await setup();
+      const admin = s.tokens.admin;
+      const term = 'a'.repeat(200);
+      for (const query of [`q=${term}`, `name[contains]=${term}`, `name[startsWith]=${term}`]) {
+        expect((await send(s.api, 'GET', `${paths.customers()}?${query}`, { token: admin })).status, query).toBe(200);
+        const refused = await send(s.api, 'GET', `${paths.customers()}?${query}b`, { token: admin });
+        expectError(refused, 400, 'VALIDATION_ERROR');
+        expect(refused.body.details.fields[0].message).toBe('Must be at most 200 characters');
+      }
+    });
+
     it('rejects an invalid idempotency lifetime when the API is built', async () => {
       await expect(setup({ idempotency: { ttlMs: 0 } })).rejects.toThrow(/idempotency\.ttlMs/);
       await expect(setup({ idempotency: { ttlMs: Number.POSITIVE_INFINITY } })).rejects.toThrow(/idempotency\.ttlMs/);
