@@ -14,7 +14,7 @@ import { checkIdempotencyKey, idempotencyTtl, isLive, replayBody, replayTarget, 
 import { buildListQuery } from './list-query.ts';
 import { defaultMetricsRegistry, governedMetrics } from './metrics.ts';
 import { applyPatch, jsonEqual, parsePatch } from './patch.ts';
-import { checkBodyDepth, checkVersion, expectedVersionOf, parseRollbackBody, readHistoryParams, recordScope, storedId } from './service-helpers.ts';
+import { checkBodyDepth, checkVersion, expectedVersionOf, invalidRecord, parseRollbackBody, readHistoryParams, recordScope, storedId } from './service-helpers.ts';
 import type { GovernedService, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
 import type { GovernedContext, RecordView } from './types.ts';
 
@@ -134,7 +134,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       authorize(context.actor, policy, scope.workspaceId, 'create');
       const body = bodyObject(input);
       const { values, issues } = codec.decode(body, false);
-      if (issues.length > 0) throw validationError('Invalid record', issues);
+      if (issues.length > 0) throw invalidRecord('Invalid record', issues);
       const key = createOptions.idempotencyKey;
       let hash: string | undefined;
       const now = new Date().toISOString();
@@ -192,7 +192,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       let merge: Record<string, unknown> = {};
       if (operations === undefined) {
         const decoded = codec.decode(rest, true);
-        if (decoded.issues.length > 0) throw validationError('Invalid record', decoded.issues);
+        if (decoded.issues.length > 0) throw invalidRecord('Invalid record', decoded.issues);
         merge = decoded.values;
       }
       const outcome = await storage.transaction(async (session) => {
@@ -203,7 +203,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
         else {
           const patched = applyPatch(codec.business(current), operations);
           const decoded = codec.decode(patched, false);
-          if (decoded.issues.length > 0) throw validationError('Invalid record after applying the patch', decoded.issues);
+          if (decoded.issues.length > 0) throw invalidRecord('Invalid record after applying the patch', decoded.issues);
           fields = decoded.values;
         }
         if (codec.fields.every((field) => jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null))) return { record: current, changed: false };

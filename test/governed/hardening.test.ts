@@ -348,6 +348,20 @@ for (const [driver, factory] of drivers) {
       }
     });
 
+    it('lists at most 100 field issues and counts the rest, so a body of unknown members gets a small answer', async () => {
+      const s = await setup();
+      const body: Record<string, unknown> = customer();
+      for (let index = 0; index < 90_000; index++) body[`k${index}`] = 1;
+      const sent = JSON.stringify(body);
+      const [answer, ms] = await elapsed(() => send(s.api, 'POST', paths.customers(), { token: s.tokens.admin, raw: sent, headers: { 'content-type': 'application/json' } }));
+      expectError(answer, 400, 'VALIDATION_ERROR');
+      expect(answer.body.details.fields).toHaveLength(100);
+      expect(answer.body.details.fieldsOmitted).toBe(89_900);
+      // The answer was about four times the body before the cap.
+      expect(answer.text.length).toBeLessThan(sent.length / 50);
+      expect(ms).toBeLessThan(5_000);
+    });
+
     it('rejects an invalid idempotency lifetime when the API is built', async () => {
       await expect(setup({ idempotency: { ttlMs: 0 } })).rejects.toThrow(/idempotency\.ttlMs/);
       await expect(setup({ idempotency: { ttlMs: Number.POSITIVE_INFINITY } })).rejects.toThrow(/idempotency\.ttlMs/);
