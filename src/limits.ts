@@ -21,6 +21,31 @@ export const MAX_JSON_DEPTH = 64;
  */
 export const MAX_REPORTED_ISSUES = 100;
 
+/** Most operations in one JSON Patch; longer patches are refused with 400 `VALIDATION_ERROR`. */
+export const MAX_PATCH_OPERATIONS = 1000;
+
+/**
+ * Most JSON values (objects, arrays, scalars) one JSON Patch may insert with `add`, `replace`,
+ * `copy` and `move`, counted over all its operations. Without it a handful of `copy` operations
+ * doubling a field would grow a record exponentially. Beyond it: 400 `VALIDATION_ERROR`.
+ */
+export const MAX_PATCH_INSERTED_VALUES = 100_000;
+
+/**
+ * Longest string (in UTF-16 code units) a sortable or filterable string field accepts. Such
+ * fields are indexed, and a PostgreSQL B-tree entry holds at most about 2.7 KB: at three UTF-8
+ * bytes per unit, 512 units always fit. Longer values get 400 `VALIDATION_ERROR` on every driver
+ * alike. Other string fields are bounded only by the body size. Not configurable.
+ */
+export const MAX_INDEXED_STRING_LENGTH = 512;
+
+/**
+ * Longest search term (`q`) and `contains` / `startsWith` filter value. A substring match costs
+ * the term's length times the text's length per row, so the term is kept short. Longer: 400
+ * `VALIDATION_ERROR`. Not configurable.
+ */
+export const MAX_SEARCH_TERM_LENGTH = 200;
+
 /** Longest e-mail address (RFC 5321 path limit). Checked before the format. */
 export const MAX_EMAIL_LENGTH = 254;
 
@@ -29,6 +54,12 @@ export const MAX_URL_LENGTH = 2048;
 
 /** Longest RFC 3339 date-time accepted (nanosecond fraction and offset fit in 35). */
 export const MAX_DATE_TIME_LENGTH = 64;
+
+/**
+ * Most expired idempotency records one keyed create deletes (the sweep that keeps the table
+ * bounded: each keyed create adds one record and removes up to this many expired ones).
+ */
+export const IDEMPOTENCY_SWEEP_BATCH = 100;
 
 /** Default lifetime of an `Idempotency-Key` record: 24 hours; configurable per resource. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

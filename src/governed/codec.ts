@@ -2,9 +2,10 @@
  * Between the wire and storage for one entity: camelCase JSON values checked and coerced against
  * the field descriptors, stored records turned into `{ data, meta }` views.
  */
-import { isBaseField, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../contract/entity-document/index.ts';
+import { isBaseField, snakeToCamel, toStorageModel, type EntityDefinitionDocument, type FieldDescriptor } from '../contract/entity-document/index.ts';
 import type { FieldIssue } from '../errors.ts';
 import type { StoredRecord } from '../storage/types.ts';
+import { MAX_DATE_TIME_LENGTH, MAX_EMAIL_LENGTH, MAX_INDEXED_STRING_LENGTH, MAX_JSON_DEPTH, MAX_URL_LENGTH } from '../limits.ts';
 import type { EntityData, RecordView } from './types.ts';
 
 /** One business field with both names. */
@@ -12,32 +13,73 @@ export interface BusinessField {
   name: string;
   camel: string;
   descriptor: FieldDescriptor;
+  /** Sortable or filterable: stored in an index, so its strings are capped at {@link MAX_INDEXED_STRING_LENGTH}. */
+  indexed: boolean;
 }
 
 /** Server-assigned properties a body must never carry (DECISIONS B5). */
 export const SERVER_ASSIGNED = new Set(['id', 'version', 'tenantId', 'workspaceId', 'cellId', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'deletedAt', 'deletedBy']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const UUID_LENGTH = 36;
+// Anchored, no nested or adjacent quantifiers over the same characters: one pass, no backtracking.
+// Only ever run on a string already capped at MAX_DATE_TIME_LENGTH.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?)?$/;
+const WHITESPACE = /\s/;
 
-/** True for a canonical UUID string. */
-export const isUuid = (value: string): boolean => UUID.test(value);
+/** True for a canonical UUID string (length checked before the pattern). */
+export const isUuid = (value: string): boolean => typeof value === 'string' && value.length === UUID_LENGTH && UUID.test(value);
 
-/** An ISO 8601 date or date-time normalised to `toISOString()` (UTC, milliseconds), or null. A missing zone means UTC. */
+const daysInMonth = (year: number, month: number): number => (month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+
+/**
+ * A date-time normalised to `toISOString()` (UTC, milliseconds), or null when it is not one.
+ * Accepts an RFC 3339 date-time (`T`, `t` or a space between date and time; fraction up to 9
+ * digits; `Z` or `±HH:MM`) or a plain `YYYY-MM-DD` (midnight UTC). A date-time without a zone is
+ * read as UTC, never in the process time zone. Impossible calendar values (Feb 30, month 13,
+ * hour 24, minute or second 60) are refused rather than rolled over. Used for bodies and list
+ * filters alike, so both accept exactly the same values.
+ */
 export function normalizeDateTime(value: string): string | null {
-  const match = ISO_DATE_TIME.exec(value);
+  if (typeof value !== 'string' || value.length > MAX_DATE_TIME_LENGTH) return null;
+  const match = RFC3339.exec(value);
   if (match === null) return null;
-  const withZone = match[4] === undefined ? `${value.slice(0, 10)}T00:00:00Z` : match[7] === undefined ? `${value.replace(' ', 'T')}Z` : value.replace(' ', 'T');
-  const time = Date.parse(withZone);
-  if (Number.isNaN(time)) return null;
-  const date = new Date(time);
-  // Date.parse rolls 2026-02-31 over to March; refuse dates that do not exist.
-  if (match[4] === undefined && date.toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
-  return date.toISOString();
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const [hour, minute, second] = [Number(match[4] ?? 0), Number(match[5] ?? 0), Number(match[6] ?? 0)];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  const millis = match[7] === undefined ? 0 : Number(match[7].slice(0, 3).padEnd(3, '0'));
+  let offsetMinutes = 0;
+  const zone = match[8];
+  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
+    const [zoneHours, zoneMinutes] = [Number(zone.slice(1, 3)), Number(zone.slice(4, 6))];
+    if (zoneHours > 23 || zoneMinutes > 59) return null;
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
+  }
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute - offsetMinutes, second, millis);
+  // An offset can push the edge years out of 0000-9999, which toISOString writes in another form.
+  const utcYear = date.getUTCFullYear();
+  return Number.isNaN(date.getTime()) || utcYear < 0 || utcYear > 9999 ? null : date.toISOString();
 }
 
-function isUrl(value: string): boolean {
+/**
+ * An e-mail address as the format check reads it: at most {@link MAX_EMAIL_LENGTH} characters,
+ * one `@` with text on both sides, no whitespace, and a dot inside the domain. Hand-written so the
+ * work is linear in the (already capped) length whatever the input.
+ */
+export function isEmail(value: string): boolean {
+  if (value.length > MAX_EMAIL_LENGTH || WHITESPACE.test(value)) return false;
+  const at = value.indexOf('@');
+  if (at < 1 || at !== value.lastIndexOf('@')) return false;
+  const domain = value.slice(at + 1);
+  return domain.length >= 3 && domain.lastIndexOf('.', domain.length - 2) >= 1;
+}
+
+/** An absolute URL of at most {@link MAX_URL_LENGTH} characters (the WHATWG parser is linear). */
+export function isUrl(value: string): boolean {
+  if (value.length > MAX_URL_LENGTH) return false;
   try {
     return new URL(value).protocol.length > 1;
   } catch {
@@ -47,32 +89,60 @@ function isUrl(value: string): boolean {
 
 // NUL and unpaired surrogates cannot be stored as text or JSON by PostgreSQL; refuse them for every driver alike.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_MESSAGE = 'Must not contain NUL characters or unpaired surrogates';
+const NON_FINITE_MESSAGE = 'Numbers must be finite';
+const TOO_DEEP_MESSAGE = `Must not be nested deeper than ${MAX_JSON_DEPTH} levels`;
 
-/** True when a string, or any key or string inside a JSON value, holds NUL or an unpaired surrogate. */
-export function hasUnstorableText(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return UNSTORABLE.test(value);
-  if (value === null || typeof value !== 'object' || depth > 64) return false;
-  if (Array.isArray(value)) return value.some((item) => hasUnstorableText(item, depth + 1));
-  return Object.entries(value).some(([key, inner]) => UNSTORABLE.test(key) || hasUnstorableText(inner, depth + 1));
+/**
+ * What is wrong with a JSON value a client sent, or null: a string or key holding NUL or an
+ * unpaired surrogate, a number that is not finite (`1e400` parses to Infinity and would be stored
+ * as null), or nesting deeper than {@link MAX_JSON_DEPTH} (the top-level value counts as 1).
+ * Iterative, so no input can overflow the stack, and linear in the size of the value.
+ */
+export function jsonValueProblem(value: unknown): string | null {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (UNSTORABLE.test(current)) return UNSTORABLE_MESSAGE;
+    } else if (typeof current === 'number') {
+      if (!Number.isFinite(current)) return NON_FINITE_MESSAGE;
+    } else if (current !== null && typeof current === 'object') {
+      if (depth > MAX_JSON_DEPTH) return TOO_DEEP_MESSAGE;
+      if (Array.isArray(current)) {
+        for (const item of current) stack.push([item, depth + 1]);
+      } else {
+        for (const [key, inner] of Object.entries(current)) {
+          if (UNSTORABLE.test(key)) return UNSTORABLE_MESSAGE;
+          stack.push([inner, depth + 1]);
+        }
+      }
+    }
+  }
+  return null;
 }
 
-const UNSTORABLE_MESSAGE = 'Must not contain NUL characters or unpaired surrogates';
+/** True when a string, or any key or string inside a JSON value, holds NUL or an unpaired surrogate. */
+export function hasUnstorableText(value: unknown): boolean {
+  return typeof value === 'string' ? UNSTORABLE.test(value) : jsonValueProblem(value) === UNSTORABLE_MESSAGE;
+}
 
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
 /** Checks one value against a descriptor; `null` is handled by the caller. */
 export function checkValue(field: FieldDescriptor, value: unknown): Checked {
-  if (hasUnstorableText(value)) return { ok: false, message: UNSTORABLE_MESSAGE };
+  const problem = jsonValueProblem(value);
+  if (problem !== null) return { ok: false, message: problem };
   switch (field.type) {
     case 'string': {
       if (typeof value !== 'string') return { ok: false, message: 'Expected a string' };
       if (field.enum !== undefined && !field.enum.includes(value)) return { ok: false, message: `Must be one of: ${field.enum.join(', ')}` };
       if (field.format === 'uuid' && !isUuid(value)) return { ok: false, message: 'Expected a UUID' };
-      if (field.format === 'email' && !EMAIL.test(value)) return { ok: false, message: 'Expected an email address' };
-      if (field.format === 'url' && !isUrl(value)) return { ok: false, message: 'Expected a URL' };
+      if (field.format === 'email' && !isEmail(value)) return { ok: false, message: `Expected an email address of at most ${MAX_EMAIL_LENGTH} characters` };
+      if (field.format === 'url' && !isUrl(value)) return { ok: false, message: `Expected a URL of at most ${MAX_URL_LENGTH} characters` };
       if (field.format === 'date-time') {
         const normalized = normalizeDateTime(value);
-        return normalized === null ? { ok: false, message: 'Expected an ISO 8601 date-time' } : { ok: true, value: normalized };
+        return normalized === null ? { ok: false, message: 'Expected an RFC 3339 date-time or a YYYY-MM-DD date' } : { ok: true, value: normalized };
       }
       return { ok: true, value };
     }
@@ -95,9 +165,10 @@ export class EntityCodec {
   private readonly byCamel: Map<string, BusinessField>;
 
   constructor(entity: EntityDefinitionDocument) {
+    const indexed = new Set(toStorageModel(entity).indexedFields);
     this.fields = Object.entries(entity.fields)
       .filter(([name]) => !isBaseField(name))
-      .map(([name, descriptor]) => ({ name, camel: snakeToCamel(name), descriptor }));
+      .map(([name, descriptor]) => ({ name, camel: snakeToCamel(name), descriptor, indexed: indexed.has(name) }));
     this.byCamel = new Map(this.fields.map((field) => [field.camel, field]));
   }
 
@@ -121,7 +192,9 @@ export class EntityCodec {
         if (field.descriptor.nullable || field.descriptor.optional) values[field.name] = null;
         else issues.push({ path: key, message: value === null ? 'Must not be null' : 'Required' });
       } else {
-        const checked = checkValue(field.descriptor, value);
+        const checked = field.indexed && typeof value === 'string' && value.length > MAX_INDEXED_STRING_LENGTH
+          ? { ok: false as const, message: `Must be at most ${MAX_INDEXED_STRING_LENGTH} characters (the field is sortable or filterable)` }
+          : checkValue(field.descriptor, value);
         if (checked.ok) values[field.name] = checked.value;
         else issues.push({ path: key, message: checked.message });
       }

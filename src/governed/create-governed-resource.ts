@@ -41,7 +41,7 @@ export interface GovernedHttpOptions extends ClientIpOptions {
 
 /**
  * Options of {@link createGovernedResource}: the service options (storage, tier, redaction,
- * audit, rollback, plans, metrics, logger, resourceName) plus the HTTP ones.
+ * audit, rollback, plans, metrics, logger, idempotency, resourceName) plus the HTTP ones.
  */
 export interface GovernedResourceOptions extends Omit<GovernedServiceOptions, 'entity'>, GovernedHttpOptions {
   /** The entity definition document, from `defineEntity(...)` or as written (validated here). */
@@ -127,7 +127,7 @@ export function buildGovernedResource(options: GovernedResourceOptions, shared: 
 }
 
 function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): Omit<GovernedServiceOptions, 'entity'> {
-  const { storage, tier, redaction, audit, rollback, plans, metrics, logger } = options;
+  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency } = options;
   return {
     storage,
     ...(tier === undefined ? {} : { tier }),
@@ -137,6 +137,7 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
     ...(plans === undefined ? {} : { plans }),
     ...(metrics === undefined ? {} : { metrics }),
     ...(logger === undefined ? {} : { logger }),
+    ...(idempotency === undefined ? {} : { idempotency }),
   };
 }
 

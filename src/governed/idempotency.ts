@@ -1,8 +1,12 @@
 /**
- * `Idempotency-Key` helpers (DECISIONS B16): a stable request hash, and the replay decision for a
- * key already used by the same tenant and actor.
+ * `Idempotency-Key` helpers: a stable request hash, the lifetime of a key, and the replay decision
+ * for a key already used by the same tenant and actor. What is stored for a key is only the id
+ * and version of the record the first request created: a replay rebuilds the answer from that
+ * version's state, so no field value (personal data, credentials) is ever copied into the
+ * idempotency table. See docs/security.md.
  */
-import { CellgateError } from '../errors.ts';
+import { CellgateError, ConfigurationError } from '../errors.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../limits.ts';
 import type { IdempotencyRecord } from '../storage/types.ts';
 import { hasUnstorableText } from './codec.ts';
 
@@ -36,10 +40,35 @@ export function checkIdempotencyKey(key: string): void {
   }
 }
 
-/** The parsed first answer for a repeat with the same body; 422 `IDEMPOTENCY_KEY_REUSED` for another body. */
-export function replay<T>(stored: IdempotencyRecord, hash: string): T {
+/** The lifetime of keys in milliseconds from the `idempotency.ttlMs` option (a positive integer). */
+export function idempotencyTtl(ttlMs: number | undefined): number {
+  if (ttlMs === undefined) return DEFAULT_IDEMPOTENCY_TTL_MS;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new ConfigurationError('idempotency.ttlMs', 'must be a positive integer number of milliseconds.');
+  return ttlMs;
+}
+
+/** True while a stored key is remembered at `now` (ISO 8601). */
+export function isLive(stored: IdempotencyRecord, now: string): boolean {
+  return stored.expiresAt === undefined || stored.expiresAt > now;
+}
+
+/** What a key stores: the created record's id and version, nothing of its content. */
+export function replayBody(id: string, version: number): string {
+  return JSON.stringify({ id, version });
+}
+
+/**
+ * The record (id and version) to answer a repeat with; 422 `IDEMPOTENCY_KEY_REUSED` for another
+ * body. Also reads the full `{ data, meta }` answers stored by earlier versions, taking only the
+ * id and version from them.
+ */
+export function replayTarget(stored: IdempotencyRecord, hash: string): { id: string; version: number } {
   if (stored.requestHash !== hash) {
     throw new CellgateError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body');
   }
-  return JSON.parse(stored.body) as T;
+  const body = JSON.parse(stored.body) as { id?: unknown; version?: unknown; data?: { id?: unknown }; meta?: { version?: unknown } };
+  const id = body.id ?? body.data?.id;
+  const version = body.version ?? body.meta?.version;
+  if (typeof id !== 'string' || typeof version !== 'number') throw new Error('Unreadable idempotency record');
+  return { id, version };
 }

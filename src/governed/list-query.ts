@@ -6,6 +6,7 @@ import { BASE_FIELDS, camelToSnake, snakeToCamel, type EntityDefinitionDocument,
 import { validationError, type FieldIssue } from '../errors.ts';
 import type { FilterOperator, ListFilter, ListQuery, RecordScope } from '../storage/types.ts';
 import { checkValue, hasUnstorableText, isUuid, normalizeDateTime } from './codec.ts';
+import { MAX_SEARCH_TERM_LENGTH } from '../limits.ts';
 import type { ListParams } from './types.ts';
 
 /** Maximum page size; larger values are clamped. */
@@ -22,11 +23,18 @@ function coerce(field: FieldDescriptor, raw: unknown): { ok: true; value: unknow
   }
   if (field.type === 'string' && field.format === 'date-time' && typeof value === 'string') {
     const normalized = normalizeDateTime(value);
-    return normalized === null ? { ok: false, message: 'Expected an ISO 8601 date or date-time' } : { ok: true, value: normalized };
+    return normalized === null ? { ok: false, message: 'Expected an RFC 3339 date-time or a YYYY-MM-DD date' } : { ok: true, value: normalized };
   }
   if (field.type === 'string' && field.format === 'uuid' && typeof value === 'string' && !isUuid(value)) return { ok: false, message: 'Expected a UUID' };
   // contains/startsWith on formatted strings still need text; enum membership is not required for a search fragment.
   return checkValue({ ...field, format: field.format === 'email' || field.format === 'url' ? undefined : field.format }, value);
+}
+
+/** A search term or `contains`/`startsWith` value: storable text of at most {@link MAX_SEARCH_TERM_LENGTH} characters. */
+function searchText(value: unknown): { ok: true; value: string } | { ok: false; message: string } {
+  if (typeof value !== 'string' || hasUnstorableText(value)) return { ok: false, message: 'Expected text' };
+  if (value.length > MAX_SEARCH_TERM_LENGTH) return { ok: false, message: `Must be at most ${MAX_SEARCH_TERM_LENGTH} characters` };
+  return { ok: true, value };
 }
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value]);
@@ -83,7 +91,7 @@ export function buildListQuery(entity: EntityDefinitionDocument, scope: RecordSc
     const values: unknown[] = [];
     for (const item of raw) {
       const text = filter.operator === 'contains' || filter.operator === 'startsWith';
-      const checked = text ? (typeof item === 'string' && !hasUnstorableText(item) ? { ok: true as const, value: item } : { ok: false as const, message: 'Expected text' }) : coerce(descriptor, item);
+      const checked = text ? searchText(item) : coerce(descriptor, item);
       if (checked.ok) values.push(checked.value);
       else issues.push({ path: parameter, message: checked.message });
     }
@@ -95,8 +103,11 @@ export function buildListQuery(entity: EntityDefinitionDocument, scope: RecordSc
   if (params.q !== undefined && params.q !== '') {
     const fields = data?.searching?.fields ?? [];
     if (fields.length === 0) issues.push({ path: 'q', message: 'This resource does not support search' });
-    else if (typeof params.q !== 'string' || hasUnstorableText(params.q)) issues.push({ path: 'q', message: 'Expected text' });
-    else search = { fields, term: params.q };
+    else {
+      const term = searchText(params.q);
+      if (term.ok) search = { fields, term: term.value };
+      else issues.push({ path: 'q', message: term.message });
+    }
   }
 
   if (issues.length > 0) throw validationError('Invalid list parameters', issues);

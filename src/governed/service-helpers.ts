@@ -1,9 +1,32 @@
 /** Small request checks of the governed service: scope, ids, version carriers, history paging. */
 import type { EntityDefinitionDocument } from '../contract/entity-document/index.ts';
-import { CellgateError, validationError } from '../errors.ts';
+import { CellgateError, validationError, type FieldIssue } from '../errors.ts';
+import { valueNestingDepth } from '../http/json.ts';
+import { MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../limits.ts';
 import type { RecordScope, StoredRecord } from '../storage/types.ts';
 import { hasUnstorableText, isUuid } from './codec.ts';
 import type { ConcurrencyOptions, GovernedContext, HistoryParams } from './types.ts';
+
+/**
+ * Refuses (400 `VALIDATION_ERROR`) a body nested deeper than {@link MAX_JSON_DEPTH}. HTTP bodies are
+ * already refused at parse time; this covers programmatic calls (`service.create(ctx, value)`),
+ * so nothing recursive after it (canonical JSON, patches, diffs) sees an unbounded depth.
+ */
+export function checkBodyDepth(input: unknown): void {
+  if (valueNestingDepth(input) > MAX_JSON_DEPTH) {
+    throw validationError(`The body is nested deeper than ${MAX_JSON_DEPTH} levels`, [{ path: 'root', message: `Must not be nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  }
+}
+
+/**
+ * The 400 `VALIDATION_ERROR` of a record with bad fields, listing the first
+ * {@link MAX_REPORTED_ISSUES} issues and counting the rest in `details.fieldsOmitted`: a body with
+ * a hundred thousand unknown members must not get an answer several times its own size.
+ */
+export function invalidRecord(message: string, issues: readonly FieldIssue[]): CellgateError {
+  if (issues.length <= MAX_REPORTED_ISSUES) return validationError(message, [...issues]);
+  return new CellgateError('VALIDATION_ERROR', message, { details: { fields: issues.slice(0, MAX_REPORTED_ISSUES), fieldsOmitted: issues.length - MAX_REPORTED_ISSUES } });
+}
 
 /** Default and maximum page size of history reads. */
 export const HISTORY_LIMIT = { default: 20, max: 100 } as const;

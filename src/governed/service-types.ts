@@ -29,6 +29,16 @@ export interface RedactionOptions {
   hashSecret?: string;
 }
 
+/** `Idempotency-Key` settings (see docs/security.md). */
+export interface IdempotencyOptions {
+  /**
+   * How long a key is remembered, in milliseconds. Within it, a repeat with the same body replays
+   * the first answer; after it the key is forgotten (a repeat creates a new record) and the
+   * stored entry is swept. @default 86_400_000 (24 hours)
+   */
+  ttlMs?: number;
+}
+
 /** Options of {@link createGovernedService}. */
 export interface GovernedServiceOptions {
   /** The entity, from `defineEntity(document)` (a raw document is checked with `defineEntity` here). */
@@ -47,6 +57,8 @@ export interface GovernedServiceOptions {
   metrics?: MetricsRegistry;
   /** Receives one structured entry per write and per conflict. @default silent */
   logger?: GovernedLogger;
+  /** `Idempotency-Key` lifetime. @default { ttlMs: 86_400_000 } */
+  idempotency?: IdempotencyOptions;
   /** Path name of the resource (also the `<resource>` of the `<namespace>.<resource>.read` permission). @default plural kebab-case of the entity name */
   resourceName?: string;
 }

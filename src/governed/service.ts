@@ -5,15 +5,16 @@
  */
 import { defineEntity, entityReference, resourcePathName, toStorageModel, type EntityDocumentInput } from '../contract/entity-document/index.ts';
 import { CellgateError, ConfigurationError, validationError } from '../errors.ts';
-import type { AuditEventType, StorageSession, StoredRecord } from '../storage/types.ts';
+import { IDEMPOTENCY_SWEEP_BATCH } from '../limits.ts';
+import type { AuditEventType, IdempotencyRecord, RecordScope, StorageSession, StoredRecord } from '../storage/types.ts';
 import { authorize, type AccessPolicy } from './access.ts';
-import { buildAuditRecord, snapshotOf, TenantHasher, type AuditPolicy } from './audit/index.ts';
+import { buildAuditRecord, redactionClassOf, snapshotOf, TenantHasher, type AuditPolicy } from './audit/index.ts';
 import { EntityCodec, isUuid, SERVER_ASSIGNED } from './codec.ts';
-import { checkIdempotencyKey, replay, requestHash } from './idempotency.ts';
+import { checkIdempotencyKey, idempotencyTtl, isLive, replayBody, replayTarget, requestHash } from './idempotency.ts';
 import { buildListQuery } from './list-query.ts';
 import { defaultMetricsRegistry, governedMetrics } from './metrics.ts';
 import { applyPatch, jsonEqual, parsePatch } from './patch.ts';
-import { checkVersion, expectedVersionOf, parseRollbackBody, readHistoryParams, recordScope, storedId } from './service-helpers.ts';
+import { checkBodyDepth, checkVersion, expectedVersionOf, invalidRecord, parseRollbackBody, readHistoryParams, recordScope, storedId } from './service-helpers.ts';
 import type { GovernedService, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
 import type { GovernedContext, RecordView } from './types.ts';
 
@@ -64,6 +65,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
     storeSnapshots: tenantSwitch(options.audit?.storeSnapshots, false),
     storeDiffValues: tenantSwitch(options.audit?.storeDiffValues, true),
   };
+  const idempotencyTtlMs = idempotencyTtl(options.idempotency?.ttlMs);
   const metrics = governedMetrics(options.metrics ?? defaultMetricsRegistry);
   const logger = options.logger;
 
@@ -110,6 +112,14 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
     return { ...current, ...changes, version: current.version + 1, updatedAt: new Date().toISOString(), updatedBy: context.actor.id };
   }
 
+  /** The first answer to a keyed create, rebuilt from the state of the version it created. */
+  async function replayed(stored: IdempotencyRecord, hash: string, scope: RecordScope): Promise<RecordView> {
+    const target = replayTarget(stored, hash);
+    const state = await storage.getVersionState(model, scope, target.id, target.version);
+    if (state === null) throw new CellgateError('NOT_FOUND', 'The record created with this Idempotency-Key no longer exists');
+    return codec.view(state);
+  }
+
   const service: GovernedService = {
     entity,
     resourceType,
@@ -124,23 +134,23 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       authorize(context.actor, policy, scope.workspaceId, 'create');
       const body = bodyObject(input);
       const { values, issues } = codec.decode(body, false);
-      if (issues.length > 0) throw validationError('Invalid record', issues);
+      if (issues.length > 0) throw invalidRecord('Invalid record', issues);
       const key = createOptions.idempotencyKey;
       let hash: string | undefined;
+      const now = new Date().toISOString();
       if (key !== undefined) {
         checkIdempotencyKey(key);
         hash = await requestHash({ resourceType, scope, body });
         const stored = await storage.getIdempotency(scope.tenantId, context.actor.id, key);
-        if (stored !== null) return replay<RecordView>(stored, hash);
+        if (stored !== null && isLive(stored, now)) return replayed(stored, hash, scope);
       }
-      const now = new Date().toISOString();
       const record: StoredRecord = { id: crypto.randomUUID(), ...scope, version: 1, createdAt: now, createdBy: context.actor.id, updatedAt: now, updatedBy: context.actor.id, deletedAt: null, deletedBy: null, fields: values };
       try {
         await storage.transaction(async (session) => {
           await write(session, context, 'entity.created', null, record);
           if (key !== undefined && hash !== undefined) {
-            const view = codec.view(record);
-            const stored = await session.putIdempotency({ tenantId: scope.tenantId, actorId: context.actor.id, key, requestHash: hash, status: 201, body: JSON.stringify(view), createdAt: now });
+            const expiresAt = new Date(Date.parse(now) + idempotencyTtlMs).toISOString();
+            const stored = await session.putIdempotency({ tenantId: scope.tenantId, actorId: context.actor.id, key, requestHash: hash, status: 201, body: replayBody(record.id, record.version), createdAt: now, expiresAt });
             if (!stored) throw new KeyTaken();
           }
         });
@@ -148,8 +158,11 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
         if (!(error instanceof KeyTaken) || key === undefined || hash === undefined) throw error;
         const stored = await storage.getIdempotency(scope.tenantId, context.actor.id, key);
         if (stored === null) throw error;
-        return replay<RecordView>(stored, hash);
+        return replayed(stored, hash, scope);
       }
+      // Each keyed create removes a bounded batch of expired keys, so the table stays bounded. A
+      // failed sweep (e.g. a lock timeout) must not fail a create that is already committed.
+      if (key !== undefined) await storage.sweepIdempotency(now, IDEMPOTENCY_SWEEP_BATCH).catch(() => 0);
       return written(context, 'entity.created', record);
     },
 
@@ -175,11 +188,11 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
       const { expectedVersion, rest } = expectedVersionOf(bodyObject(input), concurrency, true);
       const isPatch = Object.hasOwn(rest, 'patch') && codec.field('patch') === undefined;
       if (isPatch && Object.keys(rest).length > 1) throw validationError('Use either the merge form or the patch form', [{ path: 'patch', message: 'Send no other fields with patch' }]);
-      const operations = isPatch ? parsePatch(rest.patch, (field) => SERVER_ASSIGNED.has(field)) : undefined;
+      const operations = isPatch ? parsePatch(rest.patch, { isProtected: (field) => SERVER_ASSIGNED.has(field), redactionClass: (field) => redactionClassOf(codec.field(field)?.descriptor) }) : undefined;
       let merge: Record<string, unknown> = {};
       if (operations === undefined) {
         const decoded = codec.decode(rest, true);
-        if (decoded.issues.length > 0) throw validationError('Invalid record', decoded.issues);
+        if (decoded.issues.length > 0) throw invalidRecord('Invalid record', decoded.issues);
         merge = decoded.values;
       }
       const outcome = await storage.transaction(async (session) => {
@@ -190,7 +203,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
         else {
           const patched = applyPatch(codec.business(current), operations);
           const decoded = codec.decode(patched, false);
-          if (decoded.issues.length > 0) throw validationError('Invalid record after applying the patch', decoded.issues);
+          if (decoded.issues.length > 0) throw invalidRecord('Invalid record after applying the patch', decoded.issues);
           fields = decoded.values;
         }
         if (codec.fields.every((field) => jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null))) return { record: current, changed: false };
@@ -283,5 +296,6 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
 function bodyObject(input: unknown): Record<string, unknown> {
   if (Array.isArray(input)) throw validationError('Bulk mutations are not supported; send one object', [{ path: 'root', message: 'Expected an object, got an array' }]);
   if (input === null || typeof input !== 'object') throw validationError('Expected a JSON object', [{ path: 'root', message: 'Expected an object' }]);
+  checkBodyDepth(input);
   return input as Record<string, unknown>;
 }

@@ -162,7 +162,11 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
-/** The first answer to a create sent with an `Idempotency-Key`, replayed for repeats. */
+/**
+ * What a create sent with an `Idempotency-Key` left behind, so a repeat replays its answer. The
+ * governed core stores only the created record's id and version in `body` (never field values:
+ * no personal data or credential lands here) and rebuilds the answer from the version state.
+ */
 export interface IdempotencyRecord {
   tenantId: string;
   actorId: string;
@@ -170,9 +174,14 @@ export interface IdempotencyRecord {
   /** Stable hash of the request (resource + body) that first used the key. */
   requestHash: string;
   status: number;
-  /** The serialised response body. */
+  /** What the replay needs, serialised (the core writes `{"id":…,"version":…}`). */
   body: string;
   createdAt: string;
+  /**
+   * When the key is forgotten (ISO 8601 UTC). From then on the record is ignored, replaced by a
+   * new first use of the key, and removed by {@link StorageDriver.sweepIdempotency}. Absent: never.
+   */
+  expiresAt?: string;
 }
 
 /** The operations available inside (and, for reads, outside) a transaction. */
@@ -197,7 +206,10 @@ export interface StorageSession {
   /** The state stored for (record id, version), or null. O(1) in history length. */
   getVersionState(model: EntityStorageModel, scope: RecordScope, id: string, version: number): Promise<StoredRecord | null>;
   getIdempotency(tenantId: string, actorId: string, key: string): Promise<IdempotencyRecord | null>;
-  /** Stores the first answer for a key; resolves false (and stores nothing) if the key already exists. */
+  /**
+   * Stores the first answer for a key; resolves false (and stores nothing) if the key already has
+   * a record that has not expired at `record.createdAt`. An expired record is replaced.
+   */
   putIdempotency(record: IdempotencyRecord): Promise<boolean>;
 }
 
@@ -222,6 +234,12 @@ export interface StorageDriver extends StorageSession {
   /** Creates (idempotently) the tables of these models and the shared tables: audit, version state, idempotency keys. */
   migrate(models: readonly EntityStorageModel[]): Promise<void>;
   transaction<T>(fn: (session: StorageSession) => Promise<T>): Promise<T>;
+  /**
+   * Deletes at most `limit` idempotency records whose `expiresAt` is at or before `now` (ISO
+   * 8601), in a statement of its own; resolves how many it deleted. Bounded work per call, so the
+   * core can call it on every keyed create and keep the table from growing without end.
+   */
+  sweepIdempotency(now: string, limit: number): Promise<number>;
   /** Releases connections and handles. */
   close(): Promise<void>;
 }

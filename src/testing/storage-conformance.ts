@@ -332,6 +332,34 @@ function versionAndIdempotencyCases(driver: Current): void {
       expect(await driver().transaction((session) => session.putIdempotency({ ...first, actorId: 'actor-2' }))).toBe(true);
       expect(await driver().getIdempotency(crypto.randomUUID(), 'actor-1', 'key-1')).toBeNull();
     });
+
+    it('takes over a key whose record expired, and keeps one that has not', async () => {
+      const tenantId = crypto.randomUUID();
+      const first = { tenantId, actorId: 'a', key: 'k', requestHash: 'h1', status: 201, body: '{"id":"1","version":1}', createdAt: '2001-01-01T00:00:00.000Z', expiresAt: '2001-01-02T00:00:00.000Z' };
+      expect(await driver().transaction((session) => session.putIdempotency(first))).toBe(true);
+      expect(await driver().getIdempotency(tenantId, 'a', 'k')).toEqual(first);
+      // Still live at the new record's time: refused.
+      expect(await driver().transaction((session) => session.putIdempotency({ ...first, requestHash: 'h2', createdAt: '2001-01-01T12:00:00.000Z', expiresAt: '2001-01-02T12:00:00.000Z' }))).toBe(false);
+      const second = { ...first, requestHash: 'h3', body: '{"id":"2","version":1}', createdAt: '2001-01-02T00:00:00.000Z', expiresAt: '2001-01-03T00:00:00.000Z' };
+      expect(await driver().transaction((session) => session.putIdempotency(second))).toBe(true);
+      expect(await driver().getIdempotency(tenantId, 'a', 'k')).toEqual(second);
+    });
+
+    it('sweeps expired keys in bounded batches and keeps live ones', async () => {
+      const tenantId = crypto.randomUUID();
+      const entry = (key: string, expiresAt: string) => ({ tenantId, actorId: 'a', key, requestHash: 'h', status: 201, body: '{}', createdAt: '1990-01-01T00:00:00.000Z', expiresAt });
+      const expired = ['e1', 'e2', 'e3', 'e4', 'e5'].map((key) => entry(key, '1990-01-02T00:00:00.000Z'));
+      const live = entry('live', '2999-01-01T00:00:00.000Z');
+      await driver().transaction(async (session) => {
+        for (const record of [...expired, live]) expect(await session.putIdempotency(record)).toBe(true);
+      });
+      expect(await driver().sweepIdempotency('1990-06-01T00:00:00.000Z', 2)).toBe(2);
+      let swept = 2;
+      for (let round = 0; round < 10 && swept < expired.length; round++) swept += await driver().sweepIdempotency('1990-06-01T00:00:00.000Z', 2);
+      expect(swept).toBe(expired.length);
+      for (const record of expired) expect(await driver().getIdempotency(tenantId, 'a', record.key)).toBeNull();
+      expect(await driver().getIdempotency(tenantId, 'a', 'live')).toEqual(live);
+    });
   });
 }
 

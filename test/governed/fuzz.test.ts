@@ -1,21 +1,33 @@
 /**
  * Fuzzing every governed route with fast-check: random methods, paths, query strings, headers,
- * tokens and bodies. Invariants: never a 5xx; every non-2xx answer is the error envelope with a
- * correlation id; a refused request leaves the stored state (records and audit) unchanged.
+ * tokens and bodies; then hostile inputs (deep nesting, very long strings for every format and
+ * free-text field, prototype-named keys in bodies and token claims, JSON Patch copy/move between
+ * every pair of fields). Invariants: never a 5xx; every non-2xx answer is the error envelope with
+ * a correlation id; a refused request leaves the stored state (records and audit) unchanged; no
+ * sensitive or credential value ever shows in the audit or version history.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { CompactSign } from 'jose';
 import { memoryStorage } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { describe, expect, it } from 'vitest';
 import { driverSkip } from '../storage/drivers.ts';
 import { governedSetup, type StorageFactory } from './behaviour.ts';
-import { customer, ids, invoice, mint, paths, send, type Answer } from './support.ts';
+import { customer, ids, invoice, mint, paths, SECRET, send, type Answer, type Target } from './support.ts';
 
 const uuid = fc.uuid();
 const junk = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', '0', '-1', '1.5', '1e3', '%', '[]', 'null', 'true', '999999999999999999999'));
+
+/** Reads of everything stored: the three collections (deleted included) and the audit log. */
+const storedState = (api: Target, admin: string): Array<Promise<Answer>> => [
+  send(api, 'GET', `${paths.customers()}?includeDeleted=true&pageSize=100`, { token: admin }),
+  send(api, 'GET', `${paths.invoices()}?includeDeleted=true&pageSize=100`, { token: admin }),
+  send(api, 'GET', `${paths.events()}?includeDeleted=true&pageSize=100`, { token: admin }),
+  send(api, 'GET', '/v1/audit?limit=100', { token: admin }),
+];
 
 // The behaviour suite covers PostgreSQL; fuzzing runs on the two in-process drivers to stay fast.
 const drivers: Array<[name: 'memory' | 'sqlite', create: StorageFactory]> = [
@@ -33,15 +45,7 @@ describe.each(drivers)('governed routes under fuzz (%s)', (name, create) => {
     const expired = await mint({ roles: ['admin'], expiresIn: Math.floor(Date.now() / 1000) - 100 });
     const tampered = `${admin.slice(0, -3)}${admin.slice(-3) === 'AAA' ? 'BBB' : 'AAA'}`;
 
-    const snapshot = async () => {
-      const parts = await Promise.all([
-        send(s.api, 'GET', `${paths.customers()}?includeDeleted=true&pageSize=100`, { token: admin }),
-        send(s.api, 'GET', `${paths.invoices()}?includeDeleted=true&pageSize=100`, { token: admin }),
-        send(s.api, 'GET', `${paths.events()}?includeDeleted=true&pageSize=100`, { token: admin }),
-        send(s.api, 'GET', '/v1/audit?limit=100', { token: admin }),
-      ]);
-      return parts.map((part: Answer) => part.text).join('\n');
-    };
+    const snapshot = async () => (await Promise.all(storedState(s.api, admin))).map((part: Answer) => part.text).join('\n');
 
     const base = fc.constantFrom(paths.customers(), paths.invoices(), paths.events(), '/v1/audit', paths.customers(ids.otherWs), paths.invoices(ids.ws, ids.otherCell));
     const idPart = fc.oneof(fc.constantFrom(c.id, i.id, e.id), uuid, junk.map(encodeURIComponent));
@@ -96,4 +100,110 @@ describe.each(drivers)('governed routes under fuzz (%s)', (name, create) => {
     expect(s.errors).toEqual([]);
     await s.storage.close();
   });
+
+  it.skipIf(Boolean(driverSkip(name)))('hostile inputs: deep nesting, long strings, prototype keys, patch copy/move between every pair of fields', async () => {
+    const s = await governedSetup(create, { audit: { storeSnapshots: true } });
+    const admin = s.tokens.admin;
+    const secrets = ['fuzz-secret@hidden.example', 'fuzz-secret-phone', 'fuzz-secret-notes', 'tok_fuzz_secret'];
+    const c = (await send(s.api, 'POST', paths.customers(), { token: admin, body: customer({ email: secrets[0], phone: secrets[1], notes: secrets[2] }) })).body.data;
+    const i = (await send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice({ paymentToken: secrets[3] }) })).body.data;
+    const e = (await send(s.api, 'POST', paths.events(), { token: admin, body: { kind: 'k', payload: { a: [1] } } })).body.data;
+    const targets = [
+      { url: `${paths.customers()}/${c.id}`, collection: paths.customers(), base: customer(), fields: ['name', 'email', 'phone', 'status', 'notes', 'annualRevenue'] },
+      { url: `${paths.invoices()}/${i.id}`, collection: paths.invoices(), base: invoice(), fields: ['invoiceNumber', 'customerId', 'customerName', 'amount', 'dueDate', 'status', 'paymentToken'] },
+      { url: `${paths.events()}/${e.id}`, collection: paths.events(), base: { kind: 'k' } as Record<string, unknown>, fields: ['kind', 'payload'] },
+    ];
+    const history = async () => {
+      const parts = await Promise.all([
+        ...storedState(s.api, admin),
+        ...targets.slice(0, 2).map((target) => send(s.api, 'GET', `${target.url}/versions?limit=100`, { token: admin })),
+      ]);
+      return { state: parts.slice(0, 4).map((part: Answer) => part.text).join('\n'), history: parts.slice(3).map((part: Answer) => part.text).join('\n') };
+    };
+
+    // Tokens whose claims carry prototype-named keys, signed for real.
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (json: string) => new CompactSign(new TextEncoder().encode(json)).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+    const protoName = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty');
+    const protoTokens = await Promise.all(
+      ['__proto__', 'constructor', 'prototype', 'toString'].flatMap((key) => [
+        sign(`{"sub":"${ids.editor}","tenant_id":"${ids.tenant}","exp":${now + 600},"workspaces":{"${key}":["admin"],"${ids.ws}":["editor"]}}`),
+        sign(`{"sub":"${ids.editor}","tenant_id":"${ids.tenant}","exp":${now + 600},"${key}":{"roles":["admin"]},"roles":{"${key}":1}}`),
+        sign(`{"sub":"${ids.editor}","tenant_id":"${ids.tenant}","exp":1e400,"workspaces":{"${key}":["admin"]}}`),
+      ]),
+    );
+    const token = fc.oneof({ arbitrary: fc.constantFrom(admin, s.tokens.editor), weight: 4 }, { arbitrary: fc.constantFrom(...protoTokens), weight: 1 });
+
+    // Very long strings for every format and free-text field, around every length cap.
+    const lengths = fc.constantFrom(0, 1, 35, 36, 37, 63, 64, 65, 253, 254, 255, 511, 512, 513, 2047, 2048, 2049, 20_000, 200_000);
+    const unit = fc.constantFrom('a', '.', '@', ' ', '-', ':', '0', '9', 'T', 'Z', '/', 'é', '\u4e00', '😀');
+    const longString = fc.tuple(fc.array(unit, { minLength: 1, maxLength: 8 }), lengths, fc.constantFrom('', 'a@', 'https://', '2026-01-01T', ids.cell)).map(([pattern, length, prefix]) => `${prefix}${pattern.join('').repeat(Math.ceil(length / pattern.length)).slice(0, length)}`);
+    // Deep nesting around the 64-level limit and far past it.
+    const depth = fc.constantFrom(1, 30, 60, 62, 63, 64, 65, 66, 200, 3_000);
+    const deep = fc.tuple(depth, fc.constantFrom('{"a":', '[', '{"__proto__":')).map(([levels, open]) => `${open.repeat(levels)}1${(open === '[' ? ']' : '}').repeat(levels)}`);
+    const number = fc.constantFrom('1e400', '-1e400', '1', '0.5', '1e308');
+    const jsonValue = fc.oneof(
+      longString.map((value) => JSON.stringify(value)),
+      deep,
+      number,
+      fc.tuple(protoName, deep).map(([key, inner]) => `{"${key}":${inner}}`),
+      fc.tuple(protoName, number).map(([key, n]) => `{"nested":{"${key}":{"x":[${n}]}}}`),
+      fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+    );
+    const allFields = [...new Set(targets.flatMap((target) => target.fields)), '__proto__', 'constructor', 'prototype'];
+    const members = fc.uniqueArray(fc.tuple(fc.constantFrom(...allFields), jsonValue), { maxLength: 4, selector: ([key]) => key });
+    // Hostile members over an otherwise valid body, so creates get past the required fields.
+    const objectText = (pairs: Array<[string, string]>, base: Record<string, unknown> = {}) => {
+      const kept = Object.entries(base).filter(([key]) => !pairs.some(([name]) => name === key)).map(([key, value]): [string, string] => [key, JSON.stringify(value)]);
+      return `{${[...kept, ...pairs].map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
+    };
+    const pointer = (target: (typeof targets)[number]) => fc.oneof(fc.constantFrom(...target.fields.map((field) => `/${field}`)), fc.constantFrom(...target.fields.map((field) => `/${field}/a`)), protoName.map((key) => `/payload/${key}`));
+    const request = fc.oneof(
+      // Create with hostile members, sometimes with an Idempotency-Key.
+      fc.tuple(fc.constantFrom(...targets), members, fc.boolean()).map(([target, pairs, keyed]) => ({ method: 'POST', url: target.collection, body: objectText(pairs, target.base), key: keyed ? 'fuzz-key' : undefined })),
+      // Merge PATCH with hostile members.
+      fc.tuple(fc.constantFrom(...targets), members).map(([target, pairs]) => ({ method: 'PATCH', url: target.url, body: objectText([...pairs, ['expectedVersion', 'VERSION']]), key: undefined })),
+      // JSON Patch: one copy/move between a pair of top-level fields (every pair can come up).
+      fc.constantFrom(...targets).chain((target) =>
+        fc.tuple(fc.constantFrom('copy', 'move'), fc.constantFrom(...target.fields), fc.constantFrom(...target.fields)).map(([op, from, path]) => ({
+          method: 'PATCH',
+          url: target.url,
+          body: `{"expectedVersion":VERSION,"patch":[{"op":"${op}","from":"/${from}","path":"/${path}"}]}`,
+          key: undefined,
+        })),
+      ),
+      // JSON Patch: several operations, nested paths and hostile values.
+      fc.constantFrom(...targets).chain((target) =>
+        fc
+          .array(
+            fc.oneof(
+              fc.tuple(fc.constantFrom('copy', 'move'), pointer(target), pointer(target)).map(([op, from, path]) => `{"op":"${op}","from":"${from}","path":"${path}"}`),
+              fc.tuple(fc.constantFrom('add', 'replace', 'test'), pointer(target), jsonValue).map(([op, path, value]) => `{"op":"${op}","path":"${path}","value":${value}}`),
+            ),
+            { minLength: 1, maxLength: 4 },
+          )
+          .map((operations) => ({ method: 'PATCH', url: target.url, body: `{"expectedVersion":VERSION,"patch":[${operations.join(',')}]}`, key: undefined })),
+      ),
+    );
+
+    await fc.assert(
+      fc.asyncProperty(request, token, async (r, t) => {
+        const before = await history();
+        const version = String((await send(s.api, 'GET', r.url, { token: admin })).body?.data?.version ?? 1);
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...(r.key === undefined ? {} : { 'idempotency-key': r.key }) };
+        const answer = await send(s.api, r.method, r.url, { token: t, headers, raw: r.body.replace('VERSION', version) });
+        expect(answer.status, `${r.method} ${r.url} ${r.body.slice(0, 300)} → ${answer.text.slice(0, 300)}`).toBeLessThan(500);
+        const after = await history();
+        if (answer.status >= 400) {
+          expect(typeof answer.body?.error, answer.text).toBe('string');
+          expect(after.state, `${r.method} ${r.url} changed state but answered ${answer.status}`).toBe(before.state);
+        }
+        for (const secret of secrets) expect(after.history, `${r.method} ${r.url} ${r.body.slice(0, 300)} leaked a secret`).not.toContain(secret);
+        expect(({} as Record<string, unknown>).roles).toBeUndefined();
+      }),
+      { numRuns: 150 },
+    );
+    expect(s.errors).toEqual([]);
+    await s.storage.close();
+  }, 300_000);
 });

@@ -10,7 +10,7 @@ import { diffStates } from './diff.ts';
 import { redactDiff, redactSnapshot, treatmentOf, type FieldTreatment, type RedactionContext, type TenantHasher } from './redact.ts';
 
 export { diffStates } from './diff.ts';
-export { redactDiff, redactSnapshot, TenantHasher, REDACTED, type RedactedOperation } from './redact.ts';
+export { redactDiff, redactionClassOf, redactSnapshot, TenantHasher, REDACTED, type RedactedOperation } from './redact.ts';
 
 /** The audit policy of one resource, resolved from the service options. */
 export interface AuditPolicy {

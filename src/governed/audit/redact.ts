@@ -4,7 +4,7 @@
  * "length"` keeps the length; credentials never keep anything. Web Crypto only (runtime-neutral).
  */
 import type { FieldDescriptor } from '../../contract/entity-document/index.ts';
-import type { JsonPatchOperation } from '../patch.ts';
+import type { JsonPatchOperation, RedactionClass } from '../patch.ts';
 
 /** How one field is treated in audit output. */
 export type FieldTreatment = 'value' | 'withhold' | 'hash' | 'length';
@@ -13,6 +13,18 @@ export type FieldTreatment = 'value' | 'withhold' | 'hash' | 'length';
 export function treatmentOf(field: FieldDescriptor | undefined): FieldTreatment {
   if (field === undefined) return 'value';
   if (field.sensitive || field.credential) return 'withhold';
+  return field.redact ?? 'value';
+}
+
+/**
+ * The redaction class of a field: what decides whether a JSON Patch may `copy`/`move` its value
+ * into another field (only into the same class; never out of a credential). Unknown fields are
+ * `value`.
+ */
+export function redactionClassOf(field: FieldDescriptor | undefined): RedactionClass {
+  if (field === undefined) return 'value';
+  if (field.credential) return 'credential';
+  if (field.sensitive) return 'sensitive';
   return field.redact ?? 'value';
 }
 

@@ -28,9 +28,14 @@ export const TokenClaimsSchema = z.object({
     .record(z.string(), z.array(z.string()))
     .default({})
     .transform((map) => {
-      // Paths carry workspace ids in lower case; merge keys that differ only in case.
-      const lower: Record<string, string[]> = {};
-      for (const [id, roles] of Object.entries(map)) lower[id.toLowerCase()] = [...(lower[id.toLowerCase()] ?? []), ...roles];
+      // Paths carry workspace ids in lower case; merge keys that differ only in case. The map has
+      // no prototype: a key named `constructor` or `__proto__` is an ordinary (unmatched) id, never
+      // an inherited member.
+      const lower: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+      for (const [id, roles] of Object.entries(map)) {
+        const key = id.toLowerCase();
+        lower[key] = Object.hasOwn(lower, key) ? [...lower[key]!, ...roles] : [...roles];
+      }
       return lower;
     }),
   /** Permission strings such as `audit:read`, `audit:restore`, `crm.customers.read`. */
@@ -38,6 +43,17 @@ export const TokenClaimsSchema = z.object({
   /** The tenant's plan, compared with a resource's required plan. */
   plan: z.string().optional(),
 });
+
+/**
+ * The claims as a prototype-free copy of their own properties: a claim is never read from
+ * `Object.prototype` (a token without `roles` must not find an inherited one).
+ */
+function ownClaims(claims: unknown): unknown {
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) return claims;
+  const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(claims)) own[name] = value;
+  return own;
+}
 
 /** The default claims after defaults are applied. */
 export type TokenClaims = z.output<typeof TokenClaimsSchema>;
@@ -47,7 +63,7 @@ export type TokenClaims = z.output<typeof TokenClaimsSchema>;
  * claim instead when they do not fit {@link TokenClaimsSchema}.
  */
 export function claimsToActor(claims: unknown): Actor | { invalidClaim: string } {
-  const parsed = TokenClaimsSchema.safeParse(claims);
+  const parsed = TokenClaimsSchema.safeParse(ownClaims(claims));
   if (!parsed.success) {
     const path = parsed.error.issues[0]?.path.map(String).join('.') || 'claims';
     return { invalidClaim: path };

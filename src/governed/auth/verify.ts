@@ -134,6 +134,24 @@ function refusal(error: unknown): CellgateError {
   return unauthenticated('Token is malformed.');
 }
 
+/** 9999-12-31T23:59:59Z in seconds: no real token is valid or issued beyond it. */
+const LAST_SECOND = 253_402_300_799;
+
+/**
+ * Refuses (401) a token whose `exp`, `nbf` or `iat` is present but not a finite number of seconds
+ * between 1970 and the end of year 9999. `jose` checks only that they are numbers, and JSON reads
+ * `1e400` as Infinity: such a token would never expire.
+ */
+function checkTimeClaims(payload: JWTPayload): void {
+  for (const claim of ['exp', 'nbf', 'iat'] as const) {
+    if (!Object.hasOwn(payload, claim)) continue;
+    const value = payload[claim];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > LAST_SECOND) {
+      throw unauthenticated(`Token claim "${claim}" is invalid.`);
+    }
+  }
+}
+
 /** The token of an `Authorization: Bearer <token>` header. */
 function bearerToken(request: Request): string {
   const header = request.headers.get('authorization');
@@ -173,6 +191,7 @@ export function createAuthenticator(options: AuthOptions): Authenticator {
     } catch (error) {
       throw refusal(error);
     }
+    checkTimeClaims(payload);
     if (options.resolveActor) return options.resolveActor(payload, request);
     const actor = claimsToActor(payload);
     if ('invalidClaim' in actor) throw unauthenticated(`Token claim "${actor.invalidClaim}" is missing or invalid.`);

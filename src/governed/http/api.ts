@@ -26,7 +26,7 @@ export type GovernedApiResource =
 /** Options of {@link createGovernedApi}. */
 export interface GovernedApiOptions
   extends GovernedHttpOptions,
-    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'logger'> {
+    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'logger' | 'idempotency'> {
   /** The storage every resource and the audit routes use. */
   storage: StorageDriver;
   /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation? }`. */

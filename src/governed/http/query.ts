@@ -7,6 +7,7 @@
 import { validationError, type FieldIssue } from '../../errors.ts';
 import type { FilterOperator } from '../../storage/types.ts';
 import type { ListFilterParam, ListParams } from '../types.ts';
+import { normalizeDateTime } from '../codec.ts';
 import { snakeToCamel as camelCase } from '../../contract/entity-document/naming.ts';
 
 /** The parts of an entity document a list query depends on (structural, SEED.md snake_case form). */
@@ -60,9 +61,9 @@ function coerce(
       return { ok: true, value: raw === 'true' };
     case 'string': {
       if (field.format === 'date-time') {
-        const time = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-        if (Number.isNaN(time)) return { ok: false, message: 'must be an ISO 8601 date or date-time' };
-        return { ok: true, value: new Date(time).toISOString() };
+        // The same reading as bodies: RFC 3339 or YYYY-MM-DD, UTC without a zone, no impossible dates.
+        const normalized = normalizeDateTime(raw);
+        return normalized === null ? { ok: false, message: 'must be an RFC 3339 date-time or a YYYY-MM-DD date' } : { ok: true, value: normalized };
       }
       if (field.format === 'uuid' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) {
         return { ok: false, message: 'must be a UUID' };

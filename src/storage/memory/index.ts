@@ -198,7 +198,9 @@ class MemorySession implements StorageSession {
 
   async putIdempotency(record: IdempotencyRecord): Promise<boolean> {
     const id = idempotencyKey(record.tenantId, record.actorId, record.key);
-    if (this.staged?.idempotency.has(id) || this.base.idempotency.has(id)) return false;
+    const existing = this.staged?.idempotency.get(id) ?? this.base.idempotency.get(id);
+    // An expired record is taken over, as the SQL drivers do; staging the new one replaces it on commit.
+    if (existing !== undefined && !(existing.expiresAt !== undefined && existing.expiresAt <= record.createdAt)) return false;
     this.writable.idempotency.set(id, copy(record));
     return true;
   }
@@ -264,5 +266,20 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     appendAudit: (record) => transaction((session) => session.appendAudit(record)),
     putVersionState: (model, state) => transaction((session) => session.putVersionState(model, state)),
     putIdempotency: (record) => transaction((session) => session.putIdempotency(record)),
+    sweepIdempotency: (now, limit) =>
+      mutex.run(async () => {
+        // Map order is insertion order, so records written long ago come first. The scan is
+        // capped too, so one call never walks a large map of live keys.
+        let deleted = 0;
+        let scanned = 0;
+        for (const [id, record] of base.idempotency) {
+          if (deleted >= limit || ++scanned > limit * 10) break;
+          if (record.expiresAt !== undefined && record.expiresAt <= now) {
+            base.idempotency.delete(id);
+            deleted++;
+          }
+        }
+        return deleted;
+      }),
   };
 }

@@ -117,6 +117,7 @@ export function encodeIdempotency(dialect: SqlDialect, record: IdempotencyRecord
     status: record.status,
     body: record.body,
     created_at: record.createdAt,
+    expires_at: record.expiresAt ?? null,
   });
 }
 
@@ -131,5 +132,6 @@ export function decodeIdempotency(dialect: SqlDialect, row: Row): IdempotencyRec
     status: values.status as number,
     body: values.body as string,
     createdAt: values.created_at as string,
+    ...(values.expires_at === null ? {} : { expiresAt: values.expires_at as string }),
   };
 }

@@ -113,6 +113,8 @@ export const IDEMPOTENCY_COLUMNS: readonly ColumnSpec[] = [
   col('status', 'int', true),
   col('body', 'text', true),
   col('created_at', 'timestamp', true),
+  // Null: never expires (rows of a library version without lifetimes are backfilled by migrate).
+  col('expires_at', 'timestamp'),
 ];
 
 /** Bookkeeping of applied migration steps: name → checksum of what was applied. */

@@ -92,6 +92,23 @@ function coreStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * Idempotency keys got a lifetime: the `expires_at` column (added to tables made before it) and
+ * its index for the sweep. Rows written before it have no lifetime; they are expired at once
+ * (their stored answers may hold field values, which newer versions no longer keep).
+ */
+function idempotencyExpiryStep(dialect: SqlDialect): MigrationStep {
+  return {
+    name: 'cellgate:idempotency-expiry',
+    checksum: `idempotency-expiry@1:${dialect.name}`,
+    async apply(tx) {
+      await addMissingColumns(tx, dialect, IDEMPOTENCY_TABLE, IDEMPOTENCY_COLUMNS);
+      await sql`UPDATE ${sql.table(IDEMPOTENCY_TABLE)} SET ${sql.id('expires_at')} = ${sql.id('created_at')} WHERE ${sql.id('expires_at')} IS NULL`.execute(tx);
+      await createIndex(IDEMPOTENCY_TABLE, 'expires_idx', ['expires_at']).execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -126,7 +143,7 @@ async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
 /** Runs the migration steps for the shared tables and `models` that are not applied yet. */
 export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
   models.forEach(assertModel);
-  const steps = [coreStep(dialect), ...models.map((model) => entityStep(dialect, model))];
+  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), ...models.map((model) => entityStep(dialect, model))];
   await dialect.withMigrationLock(db, async (tx) => {
     await createTable(dialect, MIGRATIONS_TABLE, [
       sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,

@@ -163,8 +163,30 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
 
     putIdempotency: (record: IdempotencyRecord) =>
       run(async () => {
-        const result = await sql`${insertStatement(IDEMPOTENCY_TABLE, encodeIdempotency(dialect, record))} ON CONFLICT DO NOTHING`.execute(db);
+        const row = encodeIdempotency(dialect, record);
+        // Put-if-absent, except that a record expired by the time of this one is taken over.
+        const table = sql.table(IDEMPOTENCY_TABLE);
+        const assignments = row.columns.filter((column) => !IDEMPOTENCY_KEY_COLUMNS.includes(column)).map((column) => sql`${sql.id(column)} = excluded.${sql.id(column)}`);
+        const result = await sql`${insertStatement(IDEMPOTENCY_TABLE, row)}
+          ON CONFLICT (${sql.join(IDEMPOTENCY_KEY_COLUMNS.map((column) => sql.id(column)))}) DO UPDATE SET ${sql.join(assignments)}
+          WHERE ${table}.${sql.id('expires_at')} IS NOT NULL AND ${table}.${sql.id('expires_at')} <= excluded.${sql.id('created_at')}`.execute(db);
         return affected(result) === 1;
       }),
   };
+}
+
+const IDEMPOTENCY_KEY_COLUMNS = ['tenant_id', 'actor_id', 'key'];
+
+/**
+ * Deletes at most `limit` idempotency rows expired at `now`, oldest expiry first, in one
+ * statement (the `expires_at` index finds them without a scan).
+ */
+export function sweepIdempotency(dialect: SqlDialect, db: SqlDb | SqlTx, now: string, limit: number): Promise<number> {
+  return mapErrors(dialect, async () => {
+    const table = sql.table(IDEMPOTENCY_TABLE);
+    const keys = sql.join(IDEMPOTENCY_KEY_COLUMNS.map((column) => sql.id(column)));
+    const result = await sql`DELETE FROM ${table} WHERE (${keys}) IN (
+      SELECT ${keys} FROM ${table} WHERE ${sql.id('expires_at')} <= ${dialect.encode('timestamp', now)} ORDER BY ${sql.id('expires_at')} LIMIT ${limit})`.execute(db);
+    return affected(result);
+  });
 }

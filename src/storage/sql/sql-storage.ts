@@ -8,7 +8,7 @@ import type { StorageCapabilities, StorageDriver, StorageSession } from '../type
 import { migrate } from './migrate.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
-import { createSqlSession } from './sql-session.ts';
+import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
 
 /** What a dialect package hands to {@link createSqlStorage}. */
@@ -49,6 +49,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
         throw toStorageError(dialect, error);
       }
     },
+    sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     close: () => db.destroy(),
   };
 }
