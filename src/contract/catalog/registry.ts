@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CellgateError, ConfigurationError, validationError } from '../../errors.ts';
 import { structuralPath } from '../schema/messages.ts';
 import type { ValidationResult } from '../schema/results.ts';
+import { documentBoundsIssue, requestValidationError, validationResult } from '../validate/bounds.ts';
 import { corePrimitives, type CorePrimitive } from './core/index.ts';
 import { loadCustomPrimitive, type CustomPrimitive } from './custom-primitive.ts';
 import { emptyProjectConfig, type ProjectConfig } from './project-config.ts';
@@ -249,15 +250,17 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
 
     validateProps(key, version, props) {
       const resolved = resolve(current(), key, version);
+      const tooBig = documentBoundsIssue(props);
+      if (tooBig) return validationResult([{ ...tooBig, field: 'props' }]);
       const result = resolved.props.safeParse(props, parseOptions);
-      return result.success ? { valid: true, errors: [] } : { valid: false, errors: toValidationIssues(result.error, 'props') };
+      return validationResult(result.success ? [] : toValidationIssues(result.error, 'props'));
     },
 
     async scaffold(input) {
       const parsed = ScaffoldRequestSchema.safeParse(input, parseOptions);
       if (!parsed.success) {
         const fields = parsed.error.issues.map((issue) => ({ path: structuralPath(issue.path), message: issue.message }));
-        throw validationError(`The scaffold request is invalid (${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}).`, fields);
+        throw requestValidationError('The scaffold request', fields);
       }
       const request = parsed.data;
       await ready;

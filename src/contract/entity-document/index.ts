@@ -7,6 +7,7 @@ import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
 import type { EntityStorageModel, StorageField } from '../../storage/types.ts';
 import { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 import { toValidationIssues } from './issues.ts';
+import { documentBoundsIssue, validationResult } from '../validate/bounds.ts';
 import { checkEntityRules } from './rules.ts';
 import { EntityDocumentSchema, type EntityDefinitionDocument, type EntityDocumentInput } from './schema.ts';
 
@@ -29,6 +30,8 @@ function prototypeKeys(value: unknown, path: string[], found: ValidationIssue[])
 }
 
 function parse(input: unknown): Parsed {
+  const tooBig = documentBoundsIssue(input);
+  if (tooBig) return { document: undefined, errors: [tooBig] };
   const polluting = prototypeKeys(input, [], []);
   if (polluting.length > 0) return { document: undefined, errors: polluting };
   const result = EntityDocumentSchema.safeParse(input, { reportInput: true });
@@ -43,14 +46,14 @@ function parse(input: unknown): Parsed {
 }
 
 /**
- * Checks an entity definition document. Never throws, whatever the input.
+ * Checks an entity definition document. Never throws, whatever the input; lists at most 100
+ * issues (`errorsOmitted` counts the rest).
  *
  * @example
  * validateEntityDocument({ name: 'invoice' }).errors[0]; // { field: '$schema', message: 'Required' }
  */
 export function validateEntityDocument(input: unknown): ValidationResult {
-  const { errors } = parse(input);
-  return { valid: errors.length === 0, errors };
+  return validationResult(parse(input).errors);
 }
 
 function deepFreeze<T>(value: T): T {
