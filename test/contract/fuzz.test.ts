@@ -8,23 +8,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { handlerWith, post } from './support.ts';
 import { crmManifest } from '../unit/contract/validate-fixtures.ts';
+import { Invoice } from '../unit/governed/core-fixtures.ts';
 
 const handler = handlerWith();
 
 type Path = (string | number)[];
 
-const entityDocument = {
-  $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
-  name: 'Invoice',
-  key: 'crm.invoice',
-  version: '1.0.0',
-  description: 'A customer invoice',
-  scope: 'cell-isolated',
-  governance_tier: 'tier-2',
-  permissions: { view: ['viewer'], edit: ['editor'], admin: ['admin'] },
-  fields: { amount: { type: 'number' }, email: { type: 'string', format: 'email' } },
-  data: { filtering: { allowedFields: ['amount'], operators: { amount: ['gt', 'lt'] } }, sorting: { allowedFields: ['amount'] } },
-};
+/** A realistic entity definition document (the governed tests' invoice, base fields added). */
+const entityDocument = JSON.parse(JSON.stringify(Invoice)) as Record<string, unknown>;
 
 /** A realistic request per route; the fuzz changes one place of it. */
 const requests: Record<string, () => unknown> = {
