@@ -8,6 +8,12 @@ import { CellgateError, type FieldIssue } from '../../errors.ts';
 import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../limits.ts';
 import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
 
+const tooDeep: ValidationIssue = { field: 'root', message: `Document is nested deeper than ${MAX_JSON_DEPTH} levels` };
+const tooManyValues: ValidationIssue = {
+  field: 'root',
+  message: `Document holds more than ${MAX_CONTRACT_DOCUMENT_VALUES} values (list items and object members)`,
+};
+
 /**
  * The issue for a document nested deeper than {@link MAX_JSON_DEPTH} or holding more than
  * {@link MAX_CONTRACT_DOCUMENT_VALUES} values, or `undefined` when it is within both. One
@@ -16,16 +22,33 @@ import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
 export function documentBoundsIssue(input: unknown): ValidationIssue | undefined {
   if (input === null || typeof input !== 'object') return undefined;
   let values = 0;
-  const stack: Array<[object, number]> = [[input, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (depth > MAX_JSON_DEPTH) return { field: 'root', message: `Document is nested deeper than ${MAX_JSON_DEPTH} levels` };
-    const children: unknown[] = Array.isArray(current) ? current : Object.values(current);
-    values += children.length;
-    if (values > MAX_CONTRACT_DOCUMENT_VALUES) {
-      return { field: 'root', message: `Document holds more than ${MAX_CONTRACT_DOCUMENT_VALUES} values (list items and object members)` };
+  // Two parallel stacks rather than one of pairs: this runs on every document, so no allocation per value.
+  const containers: object[] = [input];
+  const depths: number[] = [1];
+  while (containers.length > 0) {
+    const current = containers.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > MAX_JSON_DEPTH) return { ...tooDeep };
+    if (Array.isArray(current)) {
+      values += current.length;
+      if (values > MAX_CONTRACT_DOCUMENT_VALUES) return { ...tooManyValues };
+      for (const child of current) {
+        if (child !== null && typeof child === 'object') {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        if (++values > MAX_CONTRACT_DOCUMENT_VALUES) return { ...tooManyValues };
+        const child = current[key];
+        if (child !== null && typeof child === 'object') {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
     }
-    for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return undefined;
 }

@@ -272,7 +272,7 @@ describe('validatePage', () => {
 
   it('reports a manifest page path without a leading "/" at `spec.pages.<index>.path`, structurally', () => {
     const doc = crmManifest();
-    doc.spec.pages[0].path = 'dashboard';
+    doc.spec.pages[0]!.path = 'dashboard';
     expect(validateManifest(doc)).toEqual({ valid: false, errors: [{ field: 'spec.pages.0.path', message: 'path must start with "/"' }] });
   });
 });
