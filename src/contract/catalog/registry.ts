@@ -259,6 +259,9 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
     },
 
     async scaffold(input) {
+      // `props` is a recursive schema: refuse absurd nesting before zod recurses into it.
+      const tooBig = documentBoundsIssue(input);
+      if (tooBig) throw requestValidationError('The scaffold request', [{ path: tooBig.field, message: tooBig.message }]);
       const parsed = ScaffoldRequestSchema.safeParse(input, parseOptions);
       if (!parsed.success) {
         const fields = parsed.error.issues.map((issue) => ({ path: structuralPath(issue.path), message: issue.message }));

@@ -40,6 +40,16 @@ describe('deep values never overflow the stack', () => {
     expect(validatePrimitiveProps(context, { key, props: nested(5000) })).toEqual({ valid: false, errors: [{ ...tooDeep, field: 'props' }] });
   });
 
+  it('scaffold with 100,000-deep props: 400 VALIDATION_ERROR at root, not a stack overflow', async () => {
+    let props: Record<string, unknown> = { type: 'object', properties: {} };
+    for (let i = 0; i < 100_000; i++) props = { type: 'object', properties: { a: props } };
+    const error = await createContractContext().registry.scaffold({ name: 'deep-one', label: 'Deep', props }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [tooDeep].map(({ field, message }) => ({ path: field, message })) } });
+  });
+
   it('nesting at the limit is still checked normally', () => {
     const doc = crmManifest() as Record<string, any>;
     // manifest (1) → spec (2) → pages (3) → page (4): options may nest 60 more levels.
