@@ -18,6 +18,8 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * Most validation issues reported in one answer. The rest are counted, not listed (the
  * `errorsOmitted` member of a validation result; `details.fieldsOmitted` of a 400 envelope).
+ * Checking a contract document stops soon after one of its lists has produced this many issues,
+ * so `errorsOmitted` counts the issues found, a lower bound of what the document holds.
  */
 export const MAX_REPORTED_ISSUES = 100;
 

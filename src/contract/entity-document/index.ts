@@ -8,6 +8,7 @@ import type { EntityStorageModel, StorageField } from '../../storage/types.ts';
 import { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 import { toValidationIssues } from './issues.ts';
 import { documentBoundsIssue, validationResult } from '../validate/bounds.ts';
+import { installIssueBudget, issueBudget } from '../schema/issue-budget.ts';
 import { checkEntityRules } from './rules.ts';
 import { EntityDocumentSchema, type EntityDefinitionDocument, type EntityDocumentInput } from './schema.ts';
 
@@ -15,6 +16,8 @@ export * from './schema.ts';
 export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 export { operatorsFor } from './rules.ts';
 export { camelToSnake, pluralize, resourcePathName, snakeToCamel } from './naming.ts';
+
+installIssueBudget(EntityDocumentSchema);
 
 type Parsed = { document: EntityDefinitionDocument; errors: [] } | { document: undefined; errors: ValidationIssue[] };
 
@@ -34,7 +37,7 @@ function parse(input: unknown): Parsed {
   if (tooBig) return { document: undefined, errors: [tooBig] };
   const polluting = prototypeKeys(input, [], []);
   if (polluting.length > 0) return { document: undefined, errors: polluting };
-  const result = EntityDocumentSchema.safeParse(input, { reportInput: true });
+  const result = EntityDocumentSchema.safeParse(input, { reportInput: true, ...issueBudget });
   if (!result.success) return { document: undefined, errors: toValidationIssues(result.error.issues) };
   const errors = checkEntityRules(result.data);
   if (errors.length > 0) return { document: undefined, errors };

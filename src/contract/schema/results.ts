@@ -17,7 +17,9 @@ const errorsOmitted = z
   .int()
   .positive()
   .optional()
-  .describe('How many further issues were found but not listed: a result lists at most 100 issues. Present only when some were left out.');
+  .describe(
+    'How many further issues were found but not listed: a result lists at most 100 issues. Checking stops soon after that many are found, so this counts the issues found, which may be fewer than the document has. Present only when some were left out.',
+  );
 
 /** `{ valid, errors, errorsOmitted? }`; `errors` is empty exactly when `valid` is true. */
 export const ValidationResultSchema = z

@@ -14,9 +14,13 @@ import {
 } from '../schema/index.ts';
 import { parseOptions, toValidationIssues } from '../schema/messages.ts';
 import { compileQuickCheck, type QuickCheck } from '../schema/quick-check.ts';
+import { installIssueBudget } from '../schema/issue-budget.ts';
 import { entityGroup, ruleGroups, allRules } from './rules/index.ts';
 import { entityAt, manifestTargets, pageAt, runRules } from './run-rules.ts';
 import { documentBoundsIssue, validationResult } from './bounds.ts';
+
+// Parses below stop collecting issues soon after a result could list them all.
+for (const schema of [CellManifestSchema, EntityDefinitionSchema, PageDefinitionSchema]) installIssueBudget(schema);
 
 /** Outcome of checking a manifest: the parsed manifest exactly when there is no problem. */
 export type ManifestCheck = { ok: true; manifest: CellManifest } | { ok: false; errors: ValidationIssue[] };

@@ -8,6 +8,9 @@ import { createContractContext, normalizeManifest, validateEntity, validateEntit
 import { validatePrimitiveProps } from '../../../src/contract/services.ts';
 import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../../src/limits.ts';
 import { crmManifest } from './validate-fixtures.ts';
+import { CellManifestSchema } from '../../../src/contract/schema/index.ts';
+import { contractErrorMap, toValidationIssues } from '../../../src/contract/schema/messages.ts';
+import { Invoice } from '../governed/core-fixtures.ts';
 
 /** An object nested `levels` deep, built iteratively (a recursive builder would overflow first). */
 function nested(levels: number): Record<string, unknown> {
@@ -87,5 +90,34 @@ describe('big documents and long issue lists', () => {
     const result = validateManifest(doc);
     expect(result.errors).toHaveLength(100);
     expect(result).not.toHaveProperty('errorsOmitted');
+  });
+});
+
+describe('checking stops soon after the reportable issues are found', () => {
+  it('nineteen entities of 999 empty fields: bounded time, and the first 100 issues are exactly zod\'s', () => {
+    const doc = crmManifest() as Record<string, any>;
+    doc.spec.entities = Array.from({ length: 19 }, (_, i) => ({ key: `e${i}`, name: 'E', pluralName: 'Es', fields: Array.from({ length: 999 }, () => ({})) }));
+    const started = performance.now();
+    const result = validateManifest(doc);
+    const elapsed = performance.now() - started;
+    // Without the budget (no issueBudget option): the full list, 56,943 issues.
+    const full = CellManifestSchema.safeParse(doc, { error: contractErrorMap });
+    expect(full.success).toBe(false);
+    const all = toValidationIssues(full.error!.issues);
+    expect(all.length).toBe(19 * 999 * 3);
+    expect(result.errors).toEqual(all.slice(0, MAX_REPORTED_ISSUES));
+    // The first entity's fields are all found; the other eighteen stop at their first problem.
+    expect(result.errorsOmitted).toBe(999 * 3 + 18 - MAX_REPORTED_ISSUES);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('an entity document with 5,000 bad field descriptors lists the first 100 exactly', () => {
+    const fields = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, {}]));
+    const doc = { ...JSON.parse(JSON.stringify(Invoice)), fields };
+    const result = validateEntityDocument(doc);
+    expect(result.errors).toHaveLength(MAX_REPORTED_ISSUES);
+    expect(result.errors[0]!.field).toBe('fields.f0.type');
+    expect(result.errors[99]!.field).toBe('fields.f99.type');
+    expect(result.errorsOmitted).toBeGreaterThan(0);
   });
 });
