@@ -18,6 +18,8 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * Most validation issues reported in one answer. The rest are counted, not listed (the
  * `errorsOmitted` member of a validation result; `details.fieldsOmitted` of a 400 envelope).
+ * Checking a contract document stops soon after one of its lists has produced this many issues,
+ * so `errorsOmitted` counts the issues found, a lower bound of what the document holds.
  */
 export const MAX_REPORTED_ISSUES = 100;
 
@@ -63,3 +65,40 @@ export const IDEMPOTENCY_SWEEP_BATCH = 100;
 
 /** Default lifetime of an `Idempotency-Key` record: 24 hours; configurable per resource. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Most items of any one list in a contract document (manifest, entity, page, entity definition
+ * document): entities, pages, fields, roles, navigation items, relations, capabilities, enum
+ * values, and so on. A longer list is reported as `Array must contain at most 1000 element(s)`
+ * at its path, before any of its items is checked. Not configurable.
+ */
+export const MAX_CONTRACT_LIST_ITEMS = 1000;
+
+/**
+ * Most values (list items plus object members, at every level) one contract document may hold.
+ * A bigger document gets a single issue at `root` and is not checked further, so the work spent
+ * on a document, and the issues found in it, stay bounded whatever its shape. A real manifest
+ * holds a few hundred to a few thousand. Not configurable.
+ */
+export const MAX_CONTRACT_DOCUMENT_VALUES = 20_000;
+
+/**
+ * Most entities in a guidance request: `suggest-pages` keys and `suggest-relations` entities
+ * (and the field keys of each of those). A longer list is a 400 `VALIDATION_ERROR`.
+ */
+export const MAX_GUIDANCE_ENTITIES = 200;
+
+/**
+ * Most errors `explain-errors` accepts in one request (as many as a validation result lists),
+ * so the answer is never longer than that either.
+ */
+export const MAX_EXPLAINED_ERRORS = MAX_REPORTED_ISSUES;
+
+/** Longest key (entity key, field key) a guidance request may name. */
+export const MAX_GUIDANCE_KEY_LENGTH = 128;
+
+/**
+ * Longest free text a guidance request may carry: the `recommend` goal and the `field` and
+ * `message` of each error sent to `explain-errors`. Checked before any pattern is matched.
+ */
+export const MAX_GUIDANCE_TEXT_LENGTH = 2000;

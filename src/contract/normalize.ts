@@ -5,6 +5,7 @@
  */
 import type { CellManifest, ValidationIssue } from './schema/index.ts';
 import { checkManifest } from './validate/index.ts';
+import { validationResult } from './validate/bounds.ts';
 
 /** The manifest with every optional collection present, `spec` keys in schema order. */
 function fillCollections(manifest: CellManifest): CellManifest {
@@ -23,11 +24,14 @@ function fillCollections(manifest: CellManifest): CellManifest {
 }
 
 /** Result of {@link normalizeManifest}; a `NormalizeResult` with the manifest typed. */
-export type NormalizedManifest = { valid: true; manifest: CellManifest; errors: [] } | { valid: false; errors: ValidationIssue[] };
+export type NormalizedManifest =
+  | { valid: true; manifest: CellManifest; errors: [] }
+  | { valid: false; errors: ValidationIssue[]; errorsOmitted?: number };
 
 /**
  * Validates, then normalizes. Valid: `{ valid: true, manifest, errors: [] }` (key order valid,
- * manifest, errors). Invalid: `{ valid: false, errors }` with no `manifest` member. Never throws.
+ * manifest, errors). Invalid: `{ valid: false, errors }` with no `manifest` member (and
+ * `errorsOmitted` when more than 100 issues were found). Never throws.
  *
  * @example
  * const { valid, manifest } = normalizeManifest(doc);
@@ -35,6 +39,9 @@ export type NormalizedManifest = { valid: true; manifest: CellManifest; errors: 
  */
 export function normalizeManifest(input: unknown): NormalizedManifest {
   const check = checkManifest(input);
-  if (!check.ok) return { valid: false, errors: check.errors };
+  if (!check.ok) {
+    const { errors, errorsOmitted } = validationResult(check.errors);
+    return errorsOmitted === undefined ? { valid: false, errors } : { valid: false, errors, errorsOmitted };
+  }
   return { valid: true, manifest: fillCollections(check.manifest), errors: [] };
 }

@@ -8,7 +8,9 @@
  * same schema OpenAPI and the MCP input schemas are built from.
  */
 import { z } from 'zod';
-import { validationError, type FieldIssue } from '../errors.ts';
+import type { FieldIssue } from '../errors.ts';
+import { requestValidationError } from './validate/bounds.ts';
+import { parseOptions } from './schema/messages.ts';
 import type { ContractContext } from './context.ts';
 import {
   checkSchemaVersion,
@@ -66,33 +68,20 @@ export type ValidateEntityRequest = z.infer<typeof ValidateEntityRequestSchema>;
 /** `{ page }` request body. */
 export type ValidatePageRequest = z.infer<typeof ValidatePageRequestSchema>;
 
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
 /**
- * Checks a request body or parameter object against its schema. A missing member reads `Required`
- * and a wrong type `Expected <type>, received <type>` (DECISIONS A2 wording), whatever zod's own
- * default messages say.
+ * Checks a request body or parameter object against its schema, with the contract's wording of
+ * every problem (a missing member reads `Required`, a wrong type `Expected <type>, received
+ * <type>`, a list too long `Array must contain at most <n> element(s)`), whatever zod's own
+ * default messages say. At most 100 problems are listed (`details.fieldsOmitted` counts the rest).
  */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown, what = 'Request body'): z.output<T> {
-  const result = schema.safeParse(input, {
-    error: (issue) => {
-      if (issue.code !== 'invalid_type') return undefined;
-      if (issue.input === undefined) return 'Required';
-      const expected = issue.expected === 'record' ? 'object' : String(issue.expected);
-      return `Expected ${expected}, received ${kindOf(issue.input)}`;
-    },
-  });
+  const result = schema.safeParse(input, parseOptions);
   if (result.success) return result.data;
   const fields: FieldIssue[] = result.error.issues.map((issue) => ({
     path: issue.path.length === 0 ? 'root' : issue.path.map(String).join('.'),
     message: issue.message,
   }));
-  const summary = fields.map((f) => `${f.path}: ${f.message}`).join('; ');
-  throw validationError(`${what} is invalid (${summary}).`, fields);
+  throw requestValidationError(what, fields);
 }
 
 /** An empty query value means "no filter" (as `?type=` does on the reference service). */

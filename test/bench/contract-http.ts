@@ -11,29 +11,14 @@
  *
  * Run: npx tsx test/bench/contract-http.ts [seconds per run, default 4] [connections, default 10] [rounds, default 3]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { autocannon, cpuSeconds, median } from './load-support.ts';
+import { join } from 'node:path';
+import { autocannon, cpuSeconds, median, startServer as start } from './load-support.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 const duration = Number(process.argv[2] ?? 4);
 const connections = Number(process.argv[3] ?? 10);
 const rounds = Number(process.argv[4] ?? 3);
-
-function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) done({ child, url: match[1]! });
-    });
-    child.once('exit', (code) => fail(new Error(`${args[0]} exited with ${code}: ${out}`)));
-  });
-}
 
 interface Figures {
   rps: number;

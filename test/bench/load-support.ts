@@ -1,9 +1,29 @@
 /**
- * What the HTTP benchmark scripts (`contract-http.ts`, `adapters.ts`) share: autocannon driven
- * from the script's process, server CPU time read from /proc, and the median of alternating rounds.
+ * What the HTTP benchmark scripts (`contract-http.ts`, `adapters.ts`, `validate-speed.ts`) share:
+ * servers started in their own processes, autocannon driven from the script's process, server CPU
+ * time read from /proc, and the median of alternating rounds.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+
+/** The repository root, where server scripts are started from. */
+export const repositoryRoot = resolve(import.meta.dirname, '../..');
+
+/** Starts a TypeScript server script in its own process; resolves once it prints `listening on <url>`. */
+export function startServer(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) done({ child, url: match[1]! });
+    });
+    child.once('exit', (code) => fail(new Error(`${args[0]} exited with ${code}: ${out}`)));
+  });
+}
 
 /** The part of autocannon's result the scripts read (the package ships no type declarations). */
 export interface AutocannonResult {

@@ -1,6 +1,6 @@
 /** Every Area A GET endpoint through the bare handler: shapes of SEED.md, DECISIONS A1, A8, A11, A12, A17. */
 import { describe, expect, it } from 'vitest';
-import { call, envelope, handlerWith, json } from './support.ts';
+import { call, envelope, handlerWith, json, post } from './support.ts';
 
 const handler = handlerWith();
 
@@ -194,5 +194,23 @@ describe('health, docs and JSON Schema', () => {
     expect(await call(custom, '/api/docs/assets/swagger-ui.css').then((r) => r.text())).toBe('body{}');
     await envelope(call(custom, '/api/docs/assets/swagger-ui-bundle.js'), 404, 'NOT_FOUND');
     expect(await call(custom, '/api/docs').then((r) => r.text())).toContain('<title>My API</title>');
+  });
+});
+
+describe('page paths as the public service reports them', () => {
+  it('POST /api/validate/page reports paths relative to the page', async () => {
+    const body = await json(post(handler, '/api/validate/page', { page: { key: 'list', type: 'entity-list', title: 'List', path: '/list' } }));
+    expect(body).toEqual({ valid: false, errors: [{ field: 'entity', message: 'Page type "entity-list" requires an entity key' }] });
+    const noSlash = await json(post(handler, '/api/validate/page', { page: { key: 'list', type: 'dashboard', title: 'List', path: 'list' } }));
+    expect(noSlash).toEqual({ valid: false, errors: [{ field: 'path', message: 'path must start with "/"' }] });
+  });
+
+  it('POST /api/validate/manifest reports a page path without "/" structurally at spec.pages.<i>.path', async () => {
+    const manifest = await json(call(handler, '/api/examples/minimal-manifest'));
+    manifest.spec.pages[0].path = manifest.spec.pages[0].path.slice(1);
+    expect(await json(post(handler, '/api/validate/manifest', { manifest }))).toEqual({
+      valid: false,
+      errors: [{ field: 'spec.pages.0.path', message: 'path must start with "/"' }],
+    });
   });
 });

@@ -3,12 +3,13 @@
  * files land inside it, never outside, never over an existing file, and the new primitive is
  * then visible to the other tools.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { parse } from 'yaml';
 import { connectClient, startHost, type TestHost } from './support.ts';
 
 const sandbox = mkdtempSync(join(tmpdir(), 'cellgate-mcp-scaffold-'));
@@ -50,6 +51,23 @@ describe('scaffold_primitive in local mode', () => {
     const again = await scaffold({ name: 'price-tag', label: 'Price tag' });
     expect(again.isError).toBe(true);
     expect(firstText(again)).toMatch(/exist/i);
+  });
+
+  it('five concurrent calls keep five entries in primitives.yaml', async () => {
+    const names = ['con-a', 'con-b', 'con-c', 'con-d', 'con-e'];
+    const results = await Promise.all(names.map((name) => scaffold({ name, label: `Concurrent ${name}` })));
+    for (const result of results) expect(result.isError ?? false, firstText(result)).toBe(false);
+    const registry = parse(readFileSync(join(project, 'primitives.yaml'), 'utf8')) as { primitives: Array<{ key: string }> };
+    expect(registry.primitives.map((entry) => entry.key)).toEqual(expect.arrayContaining(names));
+    expect(registry.primitives).toHaveLength(names.length + 1);
+  });
+
+  it('a label with line breaks injects no YAML key', async () => {
+    const result = await scaffold({ name: 'nl-label', label: 'Line\nkey: injected' });
+    expect(result.isError ?? false, firstText(result)).toBe(false);
+    const text = readFileSync(join(project, 'primitives/nl-label/nl-label.contract.yaml'), 'utf8');
+    expect(parse(text)).toMatchObject({ key: 'nl-label', label: 'Line\nkey: injected' });
+    expect(text.split('\n').filter((line) => line.startsWith('key:'))).toEqual(['key: nl-label']);
   });
 
   it.each(['../escape', '..', 'a/../../b', '/etc/passwd', 'C:\\x'])('refuses the traversal name %j', async (name) => {

@@ -136,16 +136,39 @@ export async function writeProjectFiles(root: string, files: readonly ScaffoldWr
         details: { fields: [{ path: 'name', message: 'Target is a symbolic link' }] },
       });
     }
+    // A second hard link means the same file also lives elsewhere, possibly outside the folder.
+    if (stat && stat.nlink > 1) {
+      throw new CellgateError('VALIDATION_ERROR', `Refusing to replace "${write.path}": it has other hard links.`, {
+        details: { fields: [{ path: 'name', message: 'Target has other hard links' }] },
+      });
+    }
     targets.push({ file, write });
   }
   for (const { file, write } of targets) {
     await fs.mkdir(path.dirname(file), { recursive: true });
     try {
-      await fs.writeFile(file, write.content, { encoding: 'utf8', flag: write.mode === 'create' ? 'wx' : 'w' });
+      if (write.mode === 'create') await fs.writeFile(file, write.content, { encoding: 'utf8', flag: 'wx' });
+      else await replaceFile(fs, path, file, write.content);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new CellgateError('CONFLICT', `"${write.path}" already exists in the project folder.`);
       throw error;
     }
+  }
+}
+
+/**
+ * Replaces a file through a fresh temporary file beside it and a rename: a reader sees the old or
+ * the new content, never a half-written file, and the write lands in a new file rather than in
+ * whatever the old name pointed at.
+ */
+async function replaceFile(fs: Fs, path: Path, file: string, content: string): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomUUID()}.tmp`);
+  await fs.writeFile(temporary, content, { encoding: 'utf8', flag: 'wx' });
+  try {
+    await fs.rename(temporary, file);
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw error;
   }
 }
 

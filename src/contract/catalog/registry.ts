@@ -6,10 +6,12 @@ import { z } from 'zod';
 import { CellgateError, ConfigurationError, validationError } from '../../errors.ts';
 import { structuralPath } from '../schema/messages.ts';
 import type { ValidationResult } from '../schema/results.ts';
+import { documentBoundsIssue, requestValidationError, validationResult } from '../validate/bounds.ts';
 import { corePrimitives, type CorePrimitive } from './core/index.ts';
 import { loadCustomPrimitive, type CustomPrimitive } from './custom-primitive.ts';
 import { emptyProjectConfig, type ProjectConfig } from './project-config.ts';
 import { parseOptions, toValidationIssues } from './props-issues.ts';
+import { serialised } from './folder-lock.ts';
 import { buildScaffold } from './scaffold.ts';
 import { compareSemver } from './semver.ts';
 import {
@@ -21,6 +23,7 @@ import {
   type PrimitiveDetail,
   type PrimitiveEntry,
   type PrimitiveExamples,
+  type ScaffoldRequest,
   type ScaffoldResult,
 } from './schemas.ts';
 
@@ -249,31 +252,42 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
 
     validateProps(key, version, props) {
       const resolved = resolve(current(), key, version);
+      const tooBig = documentBoundsIssue(props);
+      if (tooBig) return validationResult([{ ...tooBig, field: 'props' }]);
       const result = resolved.props.safeParse(props, parseOptions);
-      return result.success ? { valid: true, errors: [] } : { valid: false, errors: toValidationIssues(result.error, 'props') };
+      return validationResult(result.success ? [] : toValidationIssues(result.error, 'props'));
     },
 
     async scaffold(input) {
+      // `props` is a recursive schema: refuse absurd nesting before zod recurses into it.
+      const tooBig = documentBoundsIssue(input);
+      if (tooBig) throw requestValidationError('The scaffold request', [{ path: tooBig.field, message: tooBig.message }]);
       const parsed = ScaffoldRequestSchema.safeParse(input, parseOptions);
       if (!parsed.success) {
         const fields = parsed.error.issues.map((issue) => ({ path: structuralPath(issue.path), message: issue.message }));
-        throw validationError(`The scaffold request is invalid (${fields.map((f) => `${f.path}: ${f.message}`).join('; ')}).`, fields);
+        throw requestValidationError('The scaffold request', fields);
       }
       const request = parsed.data;
       await ready;
-      const state = current();
-      if (coreByKey.has(request.name)) throw new CellgateError('CONFLICT', `"${request.name}" is a core primitive; choose another name for a custom primitive.`);
-      if (state.custom.has(request.name)) throw new CellgateError('CONFLICT', `A custom primitive "${request.name}" already exists; choose another name or edit its contract.`);
-      const { contract, files } = buildScaffold(request, state.root ? state.config : emptyProjectConfig());
-      if (state.root) {
-        const { writeProjectFiles } = await import('./project-folder.ts');
-        await writeProjectFiles(state.root, files);
-        const primitive = loadCustomPrimitive(contract, files[0]!.path, ':');
-        addCustom(state.custom, primitive, files[0]!.path, ':');
-        state.config.primitives.push({ key: contract.key, version: contract.version, contract: files[0]!.path });
-        listCache.clear();
-      }
-      return { contract, files: files.map(({ path, content }) => ({ path, content })), written: state.root !== undefined };
+      const root = current().root;
+      return root === undefined ? scaffoldNow(request) : serialised(root, () => scaffoldNow(request));
     },
   };
+
+  /** Checks and writes one scaffold; in local mode it runs alone for its folder (see `serialised`). */
+  async function scaffoldNow(request: ScaffoldRequest): Promise<ScaffoldResult> {
+    const state = current();
+    if (coreByKey.has(request.name)) throw new CellgateError('CONFLICT', `"${request.name}" is a core primitive; choose another name for a custom primitive.`);
+    if (state.custom.has(request.name)) throw new CellgateError('CONFLICT', `A custom primitive "${request.name}" already exists; choose another name or edit its contract.`);
+    const { contract, files } = buildScaffold(request, state.root ? state.config : emptyProjectConfig());
+    if (state.root) {
+      const { writeProjectFiles } = await import('./project-folder.ts');
+      await writeProjectFiles(state.root, files);
+      const primitive = loadCustomPrimitive(contract, files[0]!.path, ':');
+      addCustom(state.custom, primitive, files[0]!.path, ':');
+      state.config.primitives.push({ key: contract.key, version: contract.version, contract: files[0]!.path });
+      listCache.clear();
+    }
+    return { contract, files: files.map(({ path, content }) => ({ path, content })), written: state.root !== undefined };
+  }
 }

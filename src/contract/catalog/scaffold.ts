@@ -2,7 +2,7 @@
  * What `scaffold_primitive` generates for a new custom primitive: its contract (with one example),
  * a README and the updated `primitives.yaml`. Pure: the registry decides whether to write it.
  */
-import { stringify } from 'yaml';
+import { Document } from 'yaml';
 import { PROJECT_CONFIG_FILE, renderProjectConfig, type ProjectConfig } from './project-config.ts';
 import { PrimitiveContractSchema, type PrimitiveContract, type ScaffoldRequest } from './schemas.ts';
 import { deriveExample } from './custom-primitive.ts';
@@ -36,17 +36,36 @@ export function buildScaffold(request: ScaffoldRequest, config: ProjectConfig): 
   return {
     contract,
     files: [
-      { path: contractFile, mode: 'create', content: `# Contract of the "${contract.label}" primitive. Edit props and examples, then bump the version.\n${stringify(contract)}` },
+      { path: contractFile, mode: 'create', content: contractYaml(contract) },
       { path: `${folder}/README.md`, mode: 'create', content: readme(contract, contractFile) },
       { path: PROJECT_CONFIG_FILE, mode: 'replace', content: renderProjectConfig(registry) },
     ],
   };
 }
 
+/**
+ * Client text on one line: line breaks and other control characters become spaces, so a label
+ * cannot end a comment or a heading and start something else.
+ */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ');
+}
+
+/**
+ * The contract file: emitted by the YAML library, header comment included (the library prefixes
+ * every comment line with `#`), never assembled from strings, so no label can inject a key.
+ */
+function contractYaml(contract: PrimitiveContract): string {
+  const document = new Document(contract);
+  document.commentBefore = ` Contract of the "${oneLine(contract.label)}" primitive. Edit props and examples, then bump the version.`;
+  return document.toString();
+}
+
 function readme(contract: PrimitiveContract, contractFile: string): string {
   const props = Object.entries(contract.props.properties);
   return [
-    `# ${contract.label} (\`${contract.key}\`)`,
+    `# ${oneLine(contract.label)} (\`${contract.key}\`)`,
     '',
     contract.description ?? 'A project-specific UI primitive.',
     '',

@@ -3,6 +3,7 @@
  * shape, reused for validation, TypeScript types, JSON Schema/OpenAPI and MCP tool schemas.
  */
 import { z } from 'zod';
+import { list } from '../schema/common.ts';
 
 /** The seven categories of the core catalog, in catalog order. */
 export const CORE_CATEGORIES = ['collection', 'input', 'form', 'layout', 'page', 'display', 'feedback'] as const;
@@ -52,7 +53,7 @@ export const PropDefinitionSchema: z.ZodType<PropDefinition> = z
     description: z.string().optional(),
     required: z.boolean().optional().describe('Shorthand for listing the prop in the enclosing `required` array.'),
     default: z.unknown().optional(),
-    enum: z.array(z.string()).min(1).optional(),
+    enum: list(z.string()).min(1).optional(),
     get items() {
       return PropDefinitionSchema.optional();
     },
@@ -67,7 +68,7 @@ export const PrimitivePropsSchema = z
   .strictObject({
     type: z.literal('object'),
     properties: z.record(z.string(), PropDefinitionSchema),
-    required: z.array(z.string()).optional(),
+    required: list(z.string()).optional(),
   })
   .superRefine((props, ctx) => {
     for (const [index, name] of (props.required ?? []).entries()) {
@@ -109,8 +110,8 @@ export const PrimitiveContractSchema = z
     description: z.string().optional(),
     category: PrimitiveCategorySchema.default('custom'),
     props: PrimitivePropsSchema,
-    slots: z.array(PrimitiveSlotSchema).optional(),
-    examples: z.array(PrimitiveExampleSchema).optional().describe('Example props; when absent one example is derived from the props schema.'),
+    slots: list(PrimitiveSlotSchema).optional(),
+    examples: list(PrimitiveExampleSchema).optional().describe('Example props; when absent one example is derived from the props schema.'),
   })
   .superRefine((contract, ctx) => {
     const seen = new Set<string>();

@@ -7,6 +7,8 @@ import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
 import type { EntityStorageModel, StorageField } from '../../storage/types.ts';
 import { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 import { toValidationIssues } from './issues.ts';
+import { documentBoundsIssue, validationResult } from '../validate/bounds.ts';
+import { installIssueBudget, issueBudget } from '../schema/issue-budget.ts';
 import { checkEntityRules } from './rules.ts';
 import { EntityDocumentSchema, type EntityDefinitionDocument, type EntityDocumentInput } from './schema.ts';
 
@@ -14,6 +16,8 @@ export * from './schema.ts';
 export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 export { operatorsFor } from './rules.ts';
 export { camelToSnake, pluralize, resourcePathName, snakeToCamel } from './naming.ts';
+
+installIssueBudget(EntityDocumentSchema);
 
 type Parsed = { document: EntityDefinitionDocument; errors: [] } | { document: undefined; errors: ValidationIssue[] };
 
@@ -29,9 +33,11 @@ function prototypeKeys(value: unknown, path: string[], found: ValidationIssue[])
 }
 
 function parse(input: unknown): Parsed {
+  const tooBig = documentBoundsIssue(input);
+  if (tooBig) return { document: undefined, errors: [tooBig] };
   const polluting = prototypeKeys(input, [], []);
   if (polluting.length > 0) return { document: undefined, errors: polluting };
-  const result = EntityDocumentSchema.safeParse(input, { reportInput: true });
+  const result = EntityDocumentSchema.safeParse(input, { reportInput: true, ...issueBudget });
   if (!result.success) return { document: undefined, errors: toValidationIssues(result.error.issues) };
   const errors = checkEntityRules(result.data);
   if (errors.length > 0) return { document: undefined, errors };
@@ -43,14 +49,14 @@ function parse(input: unknown): Parsed {
 }
 
 /**
- * Checks an entity definition document. Never throws, whatever the input.
+ * Checks an entity definition document. Never throws, whatever the input; lists at most 100
+ * issues (`errorsOmitted` counts the rest).
  *
  * @example
  * validateEntityDocument({ name: 'invoice' }).errors[0]; // { field: '$schema', message: 'Required' }
  */
 export function validateEntityDocument(input: unknown): ValidationResult {
-  const { errors } = parse(input);
-  return { valid: errors.length === 0, errors };
+  return validationResult(parse(input).errors);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -4,6 +4,7 @@
  * schema for validation, types and JSON Schema; cross-field rules live in `rules.ts`.
  */
 import { z } from 'zod';
+import { list } from '../schema/common.ts';
 
 /** Filter operators a data block may declare (SEED.md data block). */
 export const FILTER_OPERATORS = ['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt'] as const;
@@ -21,7 +22,7 @@ const ENTITY_KEY = /^[a-z][a-z0-9]*(_[a-z0-9]+)*\.[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 // Semver 2.0.0 (https://semver.org), pre-release and build metadata included.
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
-const roleList = z.array(z.string().min(1, { error: 'Must not be empty' })).describe('Role names (workspace-relative; tenant-wide roles count everywhere).');
+const roleList = list(z.string().min(1, { error: 'Must not be empty' })).describe('Role names (workspace-relative; tenant-wide roles count everywhere).');
 
 /**
  * One field descriptor. Beyond SEED.md's properties (type, format, description, nullable,
@@ -36,7 +37,7 @@ export const FieldDescriptorSchema = z
     nullable: z.boolean().default(false).describe('The value may be null.'),
     optional: z.boolean().default(false).describe('The field may be absent on create.'),
     sensitive: z.boolean().default(false).describe('Sensitive personal data: audit keeps only path and operation, never the value.'),
-    enum: z.array(z.string()).min(1, { error: 'Must list at least one value' }).optional().describe('Allowed values; only on `type: "string"`.'),
+    enum: list(z.string()).min(1, { error: 'Must list at least one value' }).optional().describe('Allowed values; only on `type: "string"`.'),
     redact: z
       .enum(['hash', 'length'])
       .optional()
@@ -53,17 +54,17 @@ export const DataBlockSchema = z
   .strictObject({
     filtering: z
       .strictObject({
-        allowedFields: z.array(z.string()).default([]).describe('Fields lists may filter on (snake_case, defined in `fields`).'),
+        allowedFields: list(z.string()).default([]).describe('Fields lists may filter on (snake_case, defined in `fields`).'),
         operators: z
-          .record(z.string(), z.array(z.enum(FILTER_OPERATORS)).min(1, { error: 'Must list at least one operator' }))
+          .record(z.string(), list(z.enum(FILTER_OPERATORS)).min(1, { error: 'Must list at least one operator' }))
           .default({})
           .describe('Operators per filterable field; a field without an entry allows `equals`.'),
       })
       .optional(),
-    searching: z.strictObject({ fields: z.array(z.string()).default([]).describe('String fields `q` searches (case-insensitive contains).') }).optional(),
+    searching: z.strictObject({ fields: list(z.string()).default([]).describe('String fields `q` searches (case-insensitive contains).') }).optional(),
     sorting: z
       .strictObject({
-        allowedFields: z.array(z.string()).default([]).describe('Fields lists may sort by, besides created_at and updated_at.'),
+        allowedFields: list(z.string()).default([]).describe('Fields lists may sort by, besides created_at and updated_at.'),
         default: z.strictObject({ field: z.string(), direction: z.enum(['asc', 'desc']) }).optional(),
       })
       .optional(),

@@ -8,16 +8,18 @@ import { SNAKE_CASE, SNAKE_CASE_MESSAGE } from '../schema/common.ts';
 import { NavigationDefinitionSchema } from '../schema/navigation.ts';
 import { PageDefinitionSchema } from '../schema/page.ts';
 import { RELATION_KINDS } from '../schema/relation.ts';
-import { ValidationIssueSchema } from '../schema/results.ts';
+import { MAX_EXPLAINED_ERRORS, MAX_GUIDANCE_ENTITIES, MAX_GUIDANCE_KEY_LENGTH, MAX_GUIDANCE_TEXT_LENGTH } from '../../limits.ts';
 
 /** The `matchedDomain` values (DECISIONS A14), in tie-break order. */
 export const GUIDANCE_DOMAINS = ['crm', 'ticket', 'inventory', 'project', 'hr', 'order'] as const;
 
-const entityKey = z.string().regex(SNAKE_CASE, { error: SNAKE_CASE_MESSAGE });
+const entityKey = z.string().max(MAX_GUIDANCE_KEY_LENGTH).regex(SNAKE_CASE, { error: SNAKE_CASE_MESSAGE });
+/** Free text of a request, capped before any pattern sees it. */
+const freeText = () => z.string().max(MAX_GUIDANCE_TEXT_LENGTH);
 
 /** Body of `POST /api/guidance/recommend`. */
 export const RecommendInputSchema = z
-  .object({ goal: z.string().min(1).describe('Plain-language goal, e.g. "a CRM for our sales team".') })
+  .object({ goal: freeText().min(1).describe('Plain-language goal, e.g. "a CRM for our sales team".') })
   .meta({ id: 'RecommendRequest' });
 
 /** An entity a domain template suggests. */
@@ -57,6 +59,7 @@ export const SuggestPagesInputSchema = z
   .object({
     entities: z
       .array(entityKey)
+      .max(MAX_GUIDANCE_ENTITIES)
       .refine((keys) => new Set(keys).size === keys.length, { error: 'Entity keys must be unique' })
       .describe('snake_case entity keys, e.g. ["customer", "stock_level"].'),
   })
@@ -69,9 +72,10 @@ export const SuggestRelationsInputSchema = z
       .array(
         z.object({
           key: entityKey.describe('Entity key.'),
-          fields: z.array(z.string()).optional().describe('Field keys of the entity; `<other>_id` fields reveal belongs_to relations.'),
+          fields: z.array(z.string().max(MAX_GUIDANCE_KEY_LENGTH)).max(MAX_GUIDANCE_ENTITIES).optional().describe('Field keys of the entity; `<other>_id` fields reveal belongs_to relations.'),
         }),
       )
+      .max(MAX_GUIDANCE_ENTITIES)
       .describe('The entities to relate.'),
   })
   .meta({ id: 'SuggestRelationsRequest' });
@@ -81,7 +85,17 @@ export const SuggestRelationsResultSchema = z.array(RelationSuggestionSchema).me
 
 /** Body of `POST /api/guidance/explain-errors`: errors as the validators report them. */
 export const ExplainErrorsInputSchema = z
-  .object({ errors: z.array(ValidationIssueSchema).describe('The `errors` of a validation result.') })
+  .object({
+    errors: z
+      .array(
+        z.object({
+          field: freeText().describe('Path of the offending value, as a validation result reports it.'),
+          message: freeText().describe('The message of the validation result.'),
+        }),
+      )
+      .max(MAX_EXPLAINED_ERRORS)
+      .describe('The `errors` of a validation result (at most as many as a result lists).'),
+  })
   .meta({ id: 'ExplainErrorsRequest' });
 
 /** How to fix one validation error. */

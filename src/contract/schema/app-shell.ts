@@ -1,6 +1,6 @@
 /** `spec.appShell`: layout, regions, branding and shell navigation of the host application. */
 import { z } from 'zod';
-import { nonEmptyString } from './common.ts';
+import { list, nonEmptyString } from './common.ts';
 
 const positive = () => z.number().positive();
 
@@ -14,7 +14,7 @@ export const AppShellNavItemSchema = z
     capabilityKey: z.string().optional(),
     external: z.boolean().optional(),
     get children(): z.ZodOptional<z.ZodArray<typeof AppShellNavItemSchema>> {
-      return z.array(AppShellNavItemSchema).optional();
+      return list(AppShellNavItemSchema).optional();
     },
   })
   .meta({ id: 'AppShellNavItem', description: 'A link of the app shell navigation; children nest links.' });
@@ -51,12 +51,12 @@ export const AppShellDefinitionSchema = z
       .object({ logo: z.string().optional(), productName: z.string().optional(), showProductName: z.boolean().optional() })
       .optional()
       .describe('Logo and product name.'),
-    regions: z.array(AppShellRegionSchema).min(1).describe('Layout regions; keys unique, exactly one enabled `main`.'),
+    regions: list(AppShellRegionSchema).min(1).describe('Layout regions; keys unique, exactly one enabled `main`.'),
     navigation: z
       .object({
-        primary: z.array(AppShellNavItemSchema).optional(),
-        secondary: z.array(AppShellNavItemSchema).optional(),
-        footer: z.array(AppShellNavItemSchema).optional(),
+        primary: list(AppShellNavItemSchema).optional(),
+        secondary: list(AppShellNavItemSchema).optional(),
+        footer: list(AppShellNavItemSchema).optional(),
       })
       .optional()
       .describe('Shell-level links (primary, secondary, footer).'),

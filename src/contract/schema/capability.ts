@@ -1,6 +1,6 @@
 /** `CapabilityDefinition`: a user-facing action of an entity (DECISIONS A5), told apart by `type`. */
 import { z } from 'zod';
-import { labelled, nonEmptyString, snakeKey } from './common.ts';
+import { labelled, list, nonEmptyString, snakeKey } from './common.ts';
 
 /** Input types of a capability. */
 export const CAPABILITY_INPUT_TYPES = ['string', 'text', 'number', 'boolean', 'date', 'select', 'entity'] as const;
@@ -12,7 +12,7 @@ export const CapabilityInputSchema = z
     type: z.enum(CAPABILITY_INPUT_TYPES).describe('Input type.'),
     label: z.string().optional().describe('Label shown to the user.'),
     required: z.boolean().optional().describe('Whether a value must be given.'),
-    options: z.array(z.string()).optional().describe('Choices of a select input; non-empty and unique.'),
+    options: list(z.string()).optional().describe('Choices of a select input; non-empty and unique.'),
     entity: nonEmptyString().optional().describe('Target entity key of an entity input (required there).'),
     defaultValue: z.union([z.string(), z.number(), z.boolean()]).optional().describe('Initial value; for a select, one of `options`.'),
   })
@@ -23,7 +23,7 @@ const base = {
   name: z.string().optional().describe('Display name.'),
   description: z.string().optional().describe('What the action does.'),
   scope: nonEmptyString().optional().describe('Permission scope; defaults to `<entityKey>.<capabilityKey>`.'),
-  input: z.array(CapabilityInputSchema).optional().describe('Input fields.'),
+  input: list(CapabilityInputSchema).optional().describe('Input fields.'),
 };
 
 /** Each capability type with its purpose; read by the schema description. */

@@ -1,13 +1,13 @@
 /** `ComputedFieldDefinition`: expression, conditional and aggregation fields, told apart by `formulaType`. */
 import { z } from 'zod';
-import { nonEmptyString, snakeKey } from './common.ts';
+import { list, nonEmptyString, snakeKey } from './common.ts';
 
 const base = {
   key: snakeKey().describe('snake_case key, distinct from field and relation keys.'),
   name: nonEmptyString().describe('Display name.'),
   type: z.enum(['number', 'string', 'boolean', 'date', 'datetime']).describe('Type of the computed value.'),
   helpText: z.string().optional(),
-  dependencies: z.array(z.string()).optional().describe('Field keys the value depends on.'),
+  dependencies: list(z.string()).optional().describe('Field keys the value depends on.'),
 };
 
 /** The three computed kinds, each a strict object. */

@@ -1,13 +1,13 @@
 /** The optional blocks of an entity: lifecycle, events, policies, validation and governance. */
 import { z } from 'zod';
-import { nonEmptyString } from './common.ts';
+import { list, nonEmptyString } from './common.ts';
 
 /** `lifecycle` (strict): a state machine over one field. */
 export const LifecycleDefinitionSchema = z
   .strictObject({
     field: nonEmptyString().describe('Field holding the state; must be a declared field.'),
     initial: nonEmptyString().describe('Initial state; one of `states`.'),
-    states: z.array(nonEmptyString()).min(1).describe('States; unique.'),
+    states: list(nonEmptyString()).min(1).describe('States; unique.'),
     transitions: z
       .array(
         z.strictObject({
@@ -15,8 +15,8 @@ export const LifecycleDefinitionSchema = z
           from: nonEmptyString().describe('Source state.'),
           to: nonEmptyString().describe('Target state.'),
           label: z.string().optional(),
-          guards: z.array(z.string()).optional(),
-          hooks: z.array(z.string()).optional(),
+          guards: list(z.string()).optional(),
+          hooks: list(z.string()).optional(),
           event: z.string().optional(),
         }),
       )
@@ -28,7 +28,7 @@ export const LifecycleDefinitionSchema = z
 /** `events` (strict): domain event configuration. */
 export const EventDefinitionSchema = z
   .strictObject({
-    exclude: z.array(z.string()).optional().describe('Field keys left out of event payloads.'),
+    exclude: list(z.string()).optional().describe('Field keys left out of event payloads.'),
     names: z
       .strictObject({ created: z.string().optional(), updated: z.string().optional(), deleted: z.string().optional() })
       .optional()
@@ -69,7 +69,7 @@ export const EntityValidationSchema = z
         z.strictObject({
           ruleId: nonEmptyString(),
           type: z.literal('entity_invariant'),
-          paths: z.array(z.string()).min(1),
+          paths: list(z.string()).min(1),
           messageKey: nonEmptyString(),
           defaultMessage: z.string().optional(),
           clientSafe: z.boolean(),
@@ -92,7 +92,7 @@ export const EntityValidationSchema = z
           async: z.literal(true),
           blocking: z.boolean(),
           severity,
-          targetPaths: z.array(z.string()).optional(),
+          targetPaths: list(z.string()).optional(),
         }),
       )
       .optional()

@@ -1,6 +1,6 @@
 /** `EntityDefinition`: an entity inside a manifest (camelCase manifest form). */
 import { z } from 'zod';
-import { nonEmptyString, snakeKey } from './common.ts';
+import { list, nonEmptyString, snakeKey } from './common.ts';
 import { FieldDefinitionSchema } from './field.ts';
 import { RelationDefinitionSchema } from './relation.ts';
 import { ComputedFieldDefinitionSchema } from './computed.ts';
@@ -21,12 +21,12 @@ export const EntityDefinitionSchema = z
     name: nonEmptyString().describe('Singular display name.'),
     pluralName: nonEmptyString().describe('Plural display name.'),
     description: z.string().optional().describe('What the entity represents.'),
-    fields: z.array(FieldDefinitionSchema).describe('Field types: string, number, boolean, date, datetime, enum, text, object. A field has at least `key`, `type`, `name`.'),
-    relations: z.array(RelationDefinitionSchema).optional().describe('Kinds: belongs_to, has_many, many_to_many, self, polymorphic.'),
-    computed: z.array(ComputedFieldDefinitionSchema).optional().describe('Kinds: expression, conditional, aggregation.'),
+    fields: list(FieldDefinitionSchema).describe('Field types: string, number, boolean, date, datetime, enum, text, object. A field has at least `key`, `type`, `name`.'),
+    relations: list(RelationDefinitionSchema).optional().describe('Kinds: belongs_to, has_many, many_to_many, self, polymorphic.'),
+    computed: list(ComputedFieldDefinitionSchema).optional().describe('Kinds: expression, conditional, aggregation.'),
     lifecycle: LifecycleDefinitionSchema.optional().describe('State machine: field, initial state, transitions.'),
     events: EventDefinitionSchema.optional().describe('Domain event configuration.'),
-    capabilities: z.array(CapabilityDefinitionSchema).optional().describe('User-facing actions.'),
+    capabilities: list(CapabilityDefinitionSchema).optional().describe('User-facing actions.'),
     policies: EntityPoliciesSchema.optional().describe('Entity-level access policies.'),
     fieldPolicies: FieldPoliciesSchema.optional().describe('Field-level access policies.'),
     validation: EntityValidationSchema.optional().describe('Field and entity validation rules.'),

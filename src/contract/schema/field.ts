@@ -1,6 +1,6 @@
 /** `FieldDefinition`: one field of an entity, of eight types; object fields nest fields. */
 import { z } from 'zod';
-import { nonEmptyString, snakeKey } from './common.ts';
+import { list, nonEmptyString, snakeKey } from './common.ts';
 
 /** The eight field types. */
 export const FIELD_TYPES = ['string', 'text', 'number', 'boolean', 'date', 'datetime', 'enum', 'object'] as const;
@@ -59,7 +59,7 @@ export const FieldDefinitionSchema = z
     name: nonEmptyString().describe('Display name.'),
     description: z.string().optional().describe('What the field holds.'),
     required: z.boolean().optional().describe('Whether a value is required.'),
-    enumValues: z.array(z.string()).optional().describe('Allowed values; required and non-empty for enum fields.'),
+    enumValues: list(z.string()).optional().describe('Allowed values; required and non-empty for enum fields.'),
     system: z.boolean().optional().describe('Managed by the system, not by users.'),
     helpText: z.string().optional().describe('Help shown next to the input.'),
     smallTip: z.string().optional().describe('Short hint.'),
@@ -73,9 +73,9 @@ export const FieldDefinitionSchema = z
     create: visibility.optional().describe('Behaviour in the create form.'),
     edit: visibility.optional().describe('Behaviour in the edit form.'),
     display: FieldDisplaySchema.optional().describe('Display hints.'),
-    validation: z.object({ fieldRules: z.array(FieldRuleSchema).optional() }).optional().describe('Field validation rules.'),
+    validation: z.object({ fieldRules: list(FieldRuleSchema).optional() }).optional().describe('Field validation rules.'),
     get fields(): z.ZodOptional<z.ZodArray<typeof FieldDefinitionSchema>> {
-      return z.array(FieldDefinitionSchema).optional().describe('Nested fields of an object field (at most 3 levels).');
+      return list(FieldDefinitionSchema).optional().describe('Nested fields of an object field (at most 3 levels).');
     },
   })
   .meta({ id: 'FieldDefinition', description: 'A field of an entity. A field has at least key, type and name.' });

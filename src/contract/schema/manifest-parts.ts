@@ -1,6 +1,6 @@
 /** Small top-level parts of a Cell manifest: metadata, mount and roles. */
 import { z } from 'zod';
-import { nonEmptyString } from './common.ts';
+import { list, nonEmptyString } from './common.ts';
 
 /** `metadata` of a Cell (strict). `key` must be snake_case (a semantic rule). */
 export const CellMetadataSchema = z
@@ -27,8 +27,8 @@ export const RoleDefinitionSchema = z
     key: nonEmptyString().describe('Unique role key.'),
     name: nonEmptyString().describe('Display name of the role.'),
     description: z.string().optional().describe('What the role is for.'),
-    scopes: z.array(nonEmptyString()).min(1).describe('Permission scopes granted by the role; unique.'),
-    identityMappings: z.array(nonEmptyString()).optional().describe('Identity-provider groups mapped to this role; unique.'),
+    scopes: list(nonEmptyString()).min(1).describe('Permission scopes granted by the role; unique.'),
+    identityMappings: list(nonEmptyString()).optional().describe('Identity-provider groups mapped to this role; unique.'),
   })
   .meta({ id: 'RoleDefinition', description: 'Role-based access: a key, a name and the scopes it grants.' });
 

@@ -1,6 +1,6 @@
 /** `CellManifestV1`: the root document and its `spec`. */
 import { z } from 'zod';
-import { CONTRACT_VERSION } from './common.ts';
+import { CONTRACT_VERSION, list } from './common.ts';
 import { AppShellDefinitionSchema } from './app-shell.ts';
 import { CellMetadataSchema, CellMountSchema, RoleDefinitionSchema } from './manifest-parts.ts';
 import { EntityDefinitionSchema } from './entity.ts';
@@ -12,10 +12,10 @@ export const CellSpecSchema = z
   .strictObject({
     mount: CellMountSchema.describe('App shell mount configuration.'),
     appShell: AppShellDefinitionSchema.optional().describe('App shell customization.'),
-    entities: z.array(EntityDefinitionSchema).optional().describe('Entities with fields, relations, lifecycle, capabilities.'),
-    pages: z.array(PageDefinitionSchema).optional().describe('Pages.'),
+    entities: list(EntityDefinitionSchema).optional().describe('Entities with fields, relations, lifecycle, capabilities.'),
+    pages: list(PageDefinitionSchema).optional().describe('Pages.'),
     navigation: NavigationDefinitionSchema.optional().describe('Sidebar structure made of pages and groups.'),
-    roles: z.array(RoleDefinitionSchema).optional().describe('Role-based access with scopes.'),
+    roles: list(RoleDefinitionSchema).optional().describe('Role-based access with scopes.'),
   })
   .meta({ id: 'CellSpec', description: 'Contents of the cell: mount, entities, pages, navigation, roles.' });
 

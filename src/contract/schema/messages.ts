@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ValidationIssue } from './results.ts';
+import { issueBudget } from './issue-budget.ts';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -76,8 +77,11 @@ export function contractErrorMap(issue: Issue): string {
   }
 }
 
-/** Parse options of every contract parse (the project error map). */
-export const parseOptions = { error: contractErrorMap } as const;
+/**
+ * Parse options of every contract parse: the project error map, and the issue budget (see
+ * `issue-budget.ts`; it acts only on schemas it was installed on).
+ */
+export const parseOptions = { error: contractErrorMap, ...issueBudget } as const;
 
 /** A structural path: dot-joined with numeric indexes, `root` for the document itself (DECISIONS A3). */
 export function structuralPath(path: readonly PropertyKey[]): string {

@@ -1,6 +1,6 @@
 /** `spec.navigation`: the sidebar tree of page items and groups (DECISIONS A6). */
 import { z } from 'zod';
-import { nonEmptyString } from './common.ts';
+import { list, nonEmptyString } from './common.ts';
 
 /** A navigation item pointing at a page. */
 export const NavigationPageItemSchema = z
@@ -23,7 +23,7 @@ export const NavigationGroupItemSchema = z
     icon: z.string().optional(),
     order: z.number().optional(),
     get children(): z.ZodArray<typeof NavigationItemSchema> {
-      return z.array(NavigationItemSchema);
+      return list(NavigationItemSchema);
     },
   })
   .meta({ id: 'NavigationGroupItem', description: 'A sidebar group with child items.' });
@@ -36,7 +36,7 @@ export const NavigationItemSchema: z.ZodDiscriminatedUnion<[typeof NavigationPag
 /** `spec.navigation` (strict); `items` may be empty. */
 export const NavigationDefinitionSchema = z
   .strictObject({
-    items: z.array(NavigationItemSchema).describe('Top-level items; may be empty.'),
+    items: list(NavigationItemSchema).describe('Top-level items; may be empty.'),
   })
   .meta({ id: 'NavigationDefinition', description: 'Sidebar structure made of page items and groups.' });
 

@@ -1,6 +1,6 @@
 /** `PageDefinition`: one page of a cell, its six types and its data bindings. */
 import { z } from 'zod';
-import { nonEmptyString } from './common.ts';
+import { list, nonEmptyString } from './common.ts';
 
 /** The page types, whether each needs an `entity`, and what each is for. One table, read by the
  * schema, the semantic rules and the schema description. */
@@ -56,12 +56,16 @@ export const PageDefinitionSchema = z
     key: nonEmptyString().describe('Unique page identifier.'),
     type: PageTypeSchema.describe('One of the page types.'),
     title: nonEmptyString().describe('Page title.'),
-    path: nonEmptyString().describe('Route path; starts with `/`, unique across pages.'),
+    // A structural rule (dot path `spec.pages.0.path`), worded as the public service words it; an
+    // empty path is only reported as too short.
+    path: nonEmptyString()
+      .regex(/^(?:\/|$)/, { error: 'path must start with "/"' })
+      .describe('Route path; starts with `/`, unique across pages.'),
     entity: nonEmptyString().optional().describe('Entity key; required for entity-* types, forbidden for dashboard and custom.'),
     menu: PageMenuSchema.optional().describe('Menu display: label, icon, order.'),
     options: z.record(z.string(), z.unknown()).optional().describe('Arbitrary page options.'),
     dataContext: DataContextSchema.optional().describe('Data binding context.'),
-    dataProviders: z.array(DataProviderSchema).optional().describe('Additional data providers.'),
+    dataProviders: list(DataProviderSchema).optional().describe('Additional data providers.'),
   })
   .meta({ id: 'PageDefinition', description: 'A page of the cell.' });
 

@@ -1,6 +1,6 @@
 /** `RelationDefinition`: five relation kinds, told apart by `relation`. */
 import { z } from 'zod';
-import { nonEmptyString, snakeKey } from './common.ts';
+import { list, nonEmptyString, snakeKey } from './common.ts';
 
 const base = {
   key: snakeKey().describe('snake_case relation key; belongs_to and self keys end with `_id`.'),
@@ -35,7 +35,7 @@ export const RelationDefinitionSchema = z
       relation: z.literal('polymorphic'),
       typeField: nonEmptyString(),
       idField: nonEmptyString(),
-      allowedEntities: z.array(nonEmptyString()).min(1).optional(),
+      allowedEntities: list(nonEmptyString()).min(1).optional(),
     }),
   ])
   .meta({ id: 'RelationDefinition', description: 'A relation: belongs_to, has_many, many_to_many, self or polymorphic.' });

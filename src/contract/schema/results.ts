@@ -12,11 +12,21 @@ export const ValidationIssueSchema = z
   })
   .meta({ id: 'ValidationIssue' });
 
-/** `{ valid, errors }`; `errors` is empty exactly when `valid` is true. */
+/** How many issues a result left out beyond the ones it lists (present only when some were). */
+const errorsOmitted = z
+  .int()
+  .positive()
+  .optional()
+  .describe(
+    'How many further issues were found but not listed: a result lists at most 100 issues. Checking stops soon after that many are found, so this counts the issues found, which may be fewer than the document has. Present only when some were left out.',
+  );
+
+/** `{ valid, errors, errorsOmitted? }`; `errors` is empty exactly when `valid` is true. */
 export const ValidationResultSchema = z
   .object({
     valid: z.boolean(),
-    errors: z.array(ValidationIssueSchema),
+    errors: z.array(ValidationIssueSchema).describe('The issues found, in order; at most 100.'),
+    errorsOmitted,
   })
   .meta({ id: 'ValidationResult' });
 
@@ -25,7 +35,8 @@ export const NormalizeResultSchema = z
   .object({
     valid: z.boolean(),
     manifest: z.record(z.string(), z.unknown()).optional().describe('The normalized manifest; present only when valid.'),
-    errors: z.array(ValidationIssueSchema),
+    errors: z.array(ValidationIssueSchema).describe('The issues found, in order; at most 100.'),
+    errorsOmitted,
   })
   .meta({ id: 'NormalizeResult' });
 

@@ -1,7 +1,8 @@
 /**
- * Validation of Cell manifests and their parts: the zod schema first (structural problems, dot
- * paths), then, only if that passed, the semantic rule table (bracket-key paths). Never throws, for
- * any input.
+ * Validation of Cell manifests and their parts: the size bounds first (one `root` issue for a
+ * document too deep or too big), then the zod schema (structural problems, dot paths), then, only
+ * if that passed, the semantic rule table (bracket-key paths). Never throws, for any input; never
+ * lists more than 100 issues (`errorsOmitted` counts the rest).
  */
 import {
   CellManifestSchema,
@@ -12,16 +13,27 @@ import {
   type ValidationResult,
 } from '../schema/index.ts';
 import { parseOptions, toValidationIssues } from '../schema/messages.ts';
+import { compileQuickCheck, type QuickCheck } from '../schema/quick-check.ts';
+import { installIssueBudget } from '../schema/issue-budget.ts';
 import { entityGroup, ruleGroups, allRules } from './rules/index.ts';
 import { entityAt, manifestTargets, pageAt, runRules } from './run-rules.ts';
+import { documentBoundsIssue, validationResult } from './bounds.ts';
+
+// Parses below stop collecting issues soon after a result could list them all.
+for (const schema of [CellManifestSchema, EntityDefinitionSchema, PageDefinitionSchema]) installIssueBudget(schema);
 
 /** Outcome of checking a manifest: the parsed manifest exactly when there is no problem. */
 export type ManifestCheck = { ok: true; manifest: CellManifest } | { ok: false; errors: ValidationIssue[] };
 
-const result = (errors: ValidationIssue[]): ValidationResult => ({ valid: errors.length === 0, errors });
+const result = validationResult;
 
-/** Turns any exception (a stack overflow on absurdly deep input) into a root-level problem. */
-function guarded<T>(run: () => T, fallback: (errors: ValidationIssue[]) => T): T {
+/**
+ * Runs a check after the size bounds, and turns any exception (a last line of defence: the
+ * bounds already keep recursion shallow) into a root-level problem.
+ */
+function guarded<T>(input: unknown, run: () => T, fallback: (errors: ValidationIssue[]) => T): T {
+  const tooBig = documentBoundsIssue(input);
+  if (tooBig) return fallback([tooBig]);
   try {
     return run();
   } catch (error) {
@@ -33,6 +45,7 @@ function guarded<T>(run: () => T, fallback: (errors: ValidationIssue[]) => T): T
 /** Structural then semantic check of a manifest; returns the parsed (defaults filled) manifest when valid. */
 export function checkManifest(input: unknown): ManifestCheck {
   return guarded<ManifestCheck>(
+    input,
     () => {
       const parsed = CellManifestSchema.safeParse(input, parseOptions);
       if (!parsed.success) return { ok: false, errors: toValidationIssues(parsed.error.issues) };
@@ -43,16 +56,30 @@ export function checkManifest(input: unknown): ManifestCheck {
   );
 }
 
+let quickManifest: QuickCheck | undefined;
+
 /**
  * Validates a Cell manifest (CellManifestV1): structure, then every semantic rule.
+ *
+ * A structurally valid document (the common case) is proven so by a check compiled from the same
+ * zod schema, without building zod's output or issues, and goes straight to the rules, which read
+ * no defaulted member. Anything not proven takes the full zod parse, so messages are zod's.
  *
  * @example
  * const { valid, errors } = validateManifest(JSON.parse(text));
  * if (!valid) for (const e of errors) console.log(`${e.field}: ${e.message}`);
  */
 export function validateManifest(input: unknown): ValidationResult {
-  const check = checkManifest(input);
-  return check.ok ? result([]) : result(check.errors);
+  return guarded(
+    input,
+    () => {
+      quickManifest ??= compileQuickCheck(CellManifestSchema);
+      if (quickManifest(input)) return result(runRules(allRules, manifestTargets(input as CellManifest)));
+      const parsed = CellManifestSchema.safeParse(input, parseOptions);
+      return result(parsed.success ? runRules(allRules, manifestTargets(parsed.data)) : toValidationIssues(parsed.error.issues));
+    },
+    result,
+  );
 }
 
 /**
@@ -65,6 +92,7 @@ export function validateManifest(input: unknown): ValidationResult {
  */
 export function validateEntity(input: unknown): ValidationResult {
   return guarded(
+    input,
     () => {
       const parsed = EntityDefinitionSchema.safeParse(input, parseOptions);
       if (!parsed.success) return result(toValidationIssues(parsed.error.issues));
@@ -75,20 +103,29 @@ export function validateEntity(input: unknown): ValidationResult {
   );
 }
 
+/** `spec.pages[home].entity` → `entity`: a page validated alone reports paths inside the page. */
+function relativeTo(at: string, errors: ValidationIssue[]): ValidationIssue[] {
+  const prefix = `${at}.`;
+  return errors.map(({ field, message }) => ({ field: field.startsWith(prefix) ? field.slice(prefix.length) : field, message }));
+}
+
 /**
- * Validates one PageDefinition: structure, then the rules about a single page (path, entity by
- * type). Semantic paths are prefixed `spec.pages[<key>]` as inside a manifest.
+ * Validates one PageDefinition: structure, then the rules about a single page (entity by type).
+ * Paths are relative to the page (`path`, `entity`, `menu.order`), as the public service reports
+ * them.
  *
  * @example
  * validatePage({ key: 'home', type: 'dashboard', title: 'Home', path: '/' }); // { valid: true, errors: [] }
  */
 export function validatePage(input: unknown): ValidationResult {
   return guarded(
+    input,
     () => {
       const parsed = PageDefinitionSchema.safeParse(input, parseOptions);
       if (!parsed.success) return result(toValidationIssues(parsed.error.issues));
       const page = parsed.data;
-      return result(runRules(ruleGroups.page, { pages: [{ page, at: pageAt(page), index: undefined }], entities: [] }));
+      const at = pageAt(page);
+      return result(relativeTo(at, runRules(ruleGroups.page, { pages: [{ page, at, index: undefined }], entities: [] })));
     },
     result,
   );

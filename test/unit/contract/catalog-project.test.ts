@@ -2,7 +2,7 @@
  * Local mode of the primitive registry: custom primitives read from a project folder's
  * `primitives.yaml`, and `scaffold` writing only inside that folder (DECISIONS A9, A10).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -208,6 +208,60 @@ describe('scaffold', () => {
     const error = await failure(registry.scaffold({ name: 'linked', label: 'Linked' }));
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe(registryFile(''));
+    expect(existsSync(join(root, 'primitives/linked'))).toBe(false);
+  });
+
+  it('a label with line breaks stays inside the header comment and injects no YAML key', async () => {
+    const root = tempFolder();
+    const registry = createPrimitiveRegistry({ projectDir: root });
+    const label = 'Evil"\nkey: injected\nversion: 9.9.9\r\n# primitives:\u2028x';
+    const result = await registry.scaffold({ name: 'evil-tile', label });
+    const text = readFileSync(join(root, 'primitives/evil-tile/evil-tile.contract.yaml'), 'utf8');
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^# Contract of the "Evil" key: injected version: 9\.9\.9 # primitives: x" primitive\./);
+    expect(lines.filter((line) => /^key:/.test(line))).toEqual(['key: evil-tile']);
+    expect(parse(text)).toEqual(result.contract);
+    expect(result.contract).toMatchObject({ key: 'evil-tile', version: '0.1.0', label });
+    expect(readFileSync(join(root, 'primitives/evil-tile/README.md'), 'utf8').split('\n')[0]).toBe('# Evil" key: injected version: 9.9.9 # primitives: x (`evil-tile`)');
+    const reopened = createPrimitiveRegistry({ projectDir: root });
+    await reopened.ready;
+    expect(reopened.get('evil-tile')).toMatchObject({ version: '0.1.0', label });
+  });
+
+  it('five concurrent scaffolds all land in primitives.yaml', async () => {
+    const root = tempFolder();
+    const registry = createPrimitiveRegistry({ projectDir: root });
+    const names = ['tile-a', 'tile-b', 'tile-c', 'tile-d', 'tile-e'];
+    const results = await Promise.all(names.map((name) => registry.scaffold({ name, label: name })));
+    expect(results.every((result) => result.written)).toBe(true);
+    const file = parse(readFileSync(join(root, 'primitives.yaml'), 'utf8')) as { primitives: Array<{ key: string }> };
+    expect(file.primitives.map((entry) => entry.key)).toEqual(names);
+    const reopened = createPrimitiveRegistry({ projectDir: root });
+    await reopened.ready;
+    expect(reopened.list({ source: 'custom' }).map((entry) => entry.key)).toEqual(names);
+    // No temporary file is left behind by the replace-through-rename.
+    expect(readdirSync(root).sort()).toEqual(['primitives', 'primitives.yaml']);
+  });
+
+  it('a failed scaffold does not block the next one for the same folder', async () => {
+    const root = tempFolder();
+    const registry = createPrimitiveRegistry({ projectDir: root });
+    const [bad, good] = await Promise.allSettled([registry.scaffold({ name: 'badge', label: 'Core name' }), registry.scaffold({ name: 'fine-tile', label: 'Fine' })]);
+    expect(bad.status).toBe('rejected');
+    expect(good.status).toBe('fulfilled');
+  });
+
+  it('refuses to replace a primitives.yaml with another hard link (e.g. to a file outside the folder)', async () => {
+    const root = tempFolder();
+    const outside = tempFolder();
+    writeFileSync(join(outside, 'victim.yaml'), registryFile(''));
+    linkSync(join(outside, 'victim.yaml'), join(root, 'primitives.yaml'));
+    expect(statSync(join(root, 'primitives.yaml')).nlink).toBe(2);
+    const registry = createPrimitiveRegistry({ projectDir: root });
+    await registry.ready;
+    const error = (await failure(registry.scaffold({ name: 'linked', label: 'Linked' }))) as CellgateError;
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'name', message: 'Target has other hard links' }] } });
+    expect(readFileSync(join(outside, 'victim.yaml'), 'utf8')).toBe(registryFile(''));
     expect(existsSync(join(root, 'primitives/linked'))).toBe(false);
   });
 });

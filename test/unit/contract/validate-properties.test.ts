@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { normalizeManifest, validateEntity, validateManifest, validatePage, type ValidationResult } from 'cellgate';
+import { getExample, listExamples, normalizeManifest, validateEntity, validateManifest, validatePage, type ValidationResult } from 'cellgate';
+import { CellManifestSchema } from '../../../src/contract/schema/index.ts';
+import { parseOptions, toValidationIssues } from '../../../src/contract/schema/messages.ts';
+import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
+import { documentBoundsIssue, validationResult } from '../../../src/contract/validate/bounds.ts';
+import { allRules } from '../../../src/contract/validate/rules/index.ts';
+import { manifestTargets, runRules } from '../../../src/contract/validate/run-rules.ts';
 import { crmManifest } from './validate-fixtures.ts';
 
 type Json = unknown;
@@ -121,5 +127,56 @@ describe('validation properties', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+/** What validateManifest answered before the compiled fast path: zod, then the rules on zod's output. */
+function zodPathResult(doc: unknown) {
+  const bounded = documentBoundsIssue(doc);
+  if (bounded) return validationResult([bounded]);
+  const parsed = CellManifestSchema.safeParse(doc, parseOptions);
+  return validationResult(parsed.success ? runRules(allRules, manifestTargets(parsed.data)) : toValidationIssues(parsed.error.issues));
+}
+
+describe('the compiled quick check of validateManifest', () => {
+  const quick = compileQuickCheck(CellManifestSchema);
+
+  it('proves the fixture, every example manifest and every optional variant valid (the fast path is taken)', () => {
+    expect(quick(crmManifest())).toBe(true);
+    const manifests = listExamples().filter((example) => example.key.endsWith('-manifest'));
+    expect(manifests.map((example) => example.key)).toEqual(expect.arrayContaining(['minimal-manifest', 'crm-manifest']));
+    for (const { key } of manifests) expect(quick(getExample(key))).toBe(true);
+    fc.assert(fc.property(validManifest, (doc) => {
+      expect(quick(doc)).toBe(true);
+    }), { numRuns: 50 });
+  });
+
+  it('never proves what zod refuses, and validateManifest answers exactly as the zod path does', () => {
+    fc.assert(
+      fc.property(fc.oneof(mutatedManifest, mutatedManifest, fc.jsonValue()), (doc) => {
+        if (quick(doc)) expect(CellManifestSchema.safeParse(doc, parseOptions).success).toBe(true);
+        expect(validateManifest(doc)).toEqual(zodPathResult(doc));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it.each<[string, (m: any) => void, boolean]>([
+    ['an unknown key in a strict object', (m) => (m.spec.mount.extra = 1), false],
+    ['an unknown key in a stripping object (a field) is accepted, as zod strips it', (m) => (m.spec.entities[0].fields[0].extra = 1), true],
+    ['a float where an integer is required', (m) => (m.spec.pages[0].menu = { order: 1.5 }), false],
+    ['an unsafe integer', (m) => (m.spec.pages[0].menu = { order: 2 ** 60 }), false],
+    ['a non-finite number', (m) => (m.spec.pages[0].menu = { order: Infinity }), false],
+    ['an own __proto__ key in a record', (m) => (m.spec.entities[0].fieldPolicies = JSON.parse('{"__proto__":{"view":{"scope":"public"}}}')), false],
+    ['a class instance where an object is expected', (m) => (m.spec.mount = new (class { mountPath = '/x'; landingPage = 'dashboard'; })()), false],
+    ['an unknown discriminator', (m) => (m.spec.entities[0].relations[0].relation = 'many'), false],
+    ['a page path without "/"', (m) => (m.spec.pages[0].path = 'x'), false],
+    ['an explicit undefined optional member', (m) => (m.spec.appShell = undefined), true],
+  ])('%s', (_name, change, proven) => {
+    const doc = crmManifest();
+    change(doc);
+    expect(quick(doc)).toBe(proven);
+    if (proven) expect(CellManifestSchema.safeParse(doc, parseOptions).success).toBe(true);
+    expect(validateManifest(doc)).toEqual(zodPathResult(doc));
   });
 });

@@ -56,8 +56,6 @@ const cases: RuleCase[] = [
     fix: (m) => (m.spec.pages[7].key = 'more_reports'), errors: [['spec.pages', 'page keys must be unique (duplicate: "reports")']] },
   { rule: 'page.unique-paths', name: 'two pages share a path', break: (m) => (page(m, 'reports').path = '/dashboard'), fix: (m) => (page(m, 'reports').path = '/reports'),
     errors: [['spec.pages', 'Duplicate page path: "/dashboard"']] },
-  { rule: 'page.path-slash', name: 'path without leading slash', break: (m) => (page(m, 'reports').path = 'reports'), fix: (m) => (page(m, 'reports').path = '/reports'),
-    errors: [['spec.pages[reports].path', 'Page path must start with "/"']] },
   { rule: 'page.entity-required', name: 'entity-create page without entity', break: (m) => delete page(m, 'customer_create').entity,
     fix: (m) => (page(m, 'customer_create').entity = 'contact'), errors: [['spec.pages[customer_create].entity', 'Page type "entity-create" requires an entity key']] },
   { rule: 'page.entity-forbidden', name: 'dashboard page with entity', break: (m) => (page(m, 'dashboard').entity = 'customer'), fix: (m) => delete page(m, 'dashboard').entity,
@@ -249,14 +247,32 @@ describe('validatePage', () => {
     for (const p of crmManifest().spec.pages) expect(validatePage(p)).toEqual({ valid: true, errors: [] });
   });
 
-  it('checks the rules of a single page but not references', () => {
-    expect(validatePage({ key: 'list', type: 'entity-list', title: 'List', path: 'list' })).toEqual({
+  it('checks the rules of a single page but not references, with paths relative to the page', () => {
+    expect(validatePage({ key: 'list', type: 'entity-list', title: 'List', path: '/list' })).toEqual({
       valid: false,
-      errors: [
-        { field: 'spec.pages[list].path', message: 'Page path must start with "/"' },
-        { field: 'spec.pages[list].entity', message: 'Page type "entity-list" requires an entity key' },
-      ],
+      errors: [{ field: 'entity', message: 'Page type "entity-list" requires an entity key' }],
+    });
+    expect(validatePage({ key: 'home', type: 'dashboard', title: 'Home', path: '/', entity: 'customer' })).toEqual({
+      valid: false,
+      errors: [{ field: 'entity', message: 'Page type "dashboard" must not set an entity key' }],
     });
     expect(validatePage({ key: 'list', type: 'entity-list', title: 'List', path: '/list', entity: 'anything' }).valid).toBe(true);
+  });
+
+  it('reports a path without a leading "/" as a structural error at `path` (the public wording)', () => {
+    expect(validatePage({ key: 'list', type: 'entity-list', title: 'List', path: 'list' })).toEqual({
+      valid: false,
+      errors: [{ field: 'path', message: 'path must start with "/"' }],
+    });
+    expect(validatePage({ key: 'list', type: 'entity-list', title: 'List', path: '' })).toEqual({
+      valid: false,
+      errors: [{ field: 'path', message: 'String must contain at least 1 character(s)' }],
+    });
+  });
+
+  it('reports a manifest page path without a leading "/" at `spec.pages.<index>.path`, structurally', () => {
+    const doc = crmManifest();
+    doc.spec.pages[0]!.path = 'dashboard';
+    expect(validateManifest(doc)).toEqual({ valid: false, errors: [{ field: 'spec.pages.0.path', message: 'path must start with "/"' }] });
   });
 });

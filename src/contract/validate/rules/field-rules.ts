@@ -1,7 +1,7 @@
 /** Rules over the fields of an entity, applied recursively to the fields of object fields. */
 import type { FieldDefinition } from '../../schema/index.ts';
 import { BASE_FIELD_KEYS, keyed, repeats } from './helpers.ts';
-import { rule, type Report } from './types.ts';
+import { rule } from './types.ts';
 
 /** Deepest level at which an object field may appear (a top-level field is level 1). */
 export const MAX_OBJECT_DEPTH = 3;
@@ -39,13 +39,18 @@ function* siblingLists(fields: readonly FieldDefinition[], prefix = ''): Generat
   for (const field of fields) if (field.fields) yield* siblingLists(field.fields, `${prefix}${field.key}.`);
 }
 
-const fieldRule = (id: string, description: string, check: (visit: FieldVisit, at: string, report: Report) => void) =>
+/** A rule over each field alone: `problem` answers the message, or `undefined` when the field is fine. */
+const fieldRule = (id: string, description: string, problem: (visit: FieldVisit) => string | undefined) =>
   rule({
     id,
     scope: 'entity',
     description,
     check: ({ entity, at }, report) => {
-      for (const visit of visits(entity.fields)) check(visit, keyed(`${at}.fields`, visit.path), report);
+      // The path is built only for a field that has the problem: this runs for every field of every entity.
+      for (const visit of visits(entity.fields)) {
+        const message = problem(visit);
+        if (message !== undefined) report(keyed(`${at}.fields`, visit.path), message);
+      }
     },
   });
 
@@ -63,23 +68,18 @@ export const fieldRules = [
       }
     },
   }),
-  fieldRule('field.enum-values', 'Enum fields declare a non-empty `enumValues`.', ({ field }, at, report) => {
-    if (field.type === 'enum' && (field.enumValues === undefined || field.enumValues.length === 0)) {
-      report(at, 'Enum field must have non-empty enumValues');
-    }
-  }),
-  fieldRule('field.max-depth', `Object fields nest at most ${MAX_OBJECT_DEPTH} levels deep.`, ({ field, depth }, at, report) => {
-    if (field.type === 'object' && depth >= MAX_OBJECT_DEPTH) {
-      report(at, `Object field "${field.key}" exceeds max nesting depth of ${MAX_OBJECT_DEPTH}`);
-    }
-  }),
+  fieldRule('field.enum-values', 'Enum fields declare a non-empty `enumValues`.', ({ field }) =>
+    field.type === 'enum' && (field.enumValues === undefined || field.enumValues.length === 0) ? 'Enum field must have non-empty enumValues' : undefined,
+  ),
+  fieldRule('field.max-depth', `Object fields nest at most ${MAX_OBJECT_DEPTH} levels deep.`, ({ field, depth }) =>
+    field.type === 'object' && depth >= MAX_OBJECT_DEPTH ? `Object field "${field.key}" exceeds max nesting depth of ${MAX_OBJECT_DEPTH}` : undefined,
+  ),
   fieldRule(
     'field.not-base',
     'Field keys do not shadow base entity fields (id, version, createdAt, updatedAt and similar), at any depth.',
-    ({ field }, at, report) => {
-      if (BASE_FIELD_KEYS.has(field.key)) {
-        report(at, `Field key "${field.key}" is reserved by the base entity and is automatically injected. Remove it from the manifest.`);
-      }
-    },
+    ({ field }) =>
+      BASE_FIELD_KEYS.has(field.key)
+        ? `Field key "${field.key}" is reserved by the base entity and is automatically injected. Remove it from the manifest.`
+        : undefined,
   ),
 ];

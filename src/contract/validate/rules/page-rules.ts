@@ -41,14 +41,6 @@ export const pageRules = [
     },
   }),
   rule({
-    id: 'page.path-slash',
-    scope: 'page',
-    description: 'Page paths start with `/`.',
-    check: ({ page, at }, report) => {
-      if (!page.path.startsWith('/')) report(`${at}.path`, 'Page path must start with "/"');
-    },
-  }),
-  rule({
     id: 'page.entity-required',
     scope: 'page',
     description: 'entity-list, entity-detail, entity-create and entity-edit pages name an `entity`.',

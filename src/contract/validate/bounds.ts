@@ -1,0 +1,84 @@
+/**
+ * Bounds every validation entry point applies: a document too deep or too big is reported with
+ * one issue at `root` before any recursive or per-item work, and no result lists more than
+ * {@link MAX_REPORTED_ISSUES} issues (the rest are counted in `errorsOmitted`). So the work and
+ * the answer stay small whatever a client sends, and nothing overflows the stack.
+ */
+import { CellgateError, type FieldIssue } from '../../errors.ts';
+import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../limits.ts';
+import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
+
+const tooDeep: ValidationIssue = { field: 'root', message: `Document is nested deeper than ${MAX_JSON_DEPTH} levels` };
+const tooManyValues: ValidationIssue = {
+  field: 'root',
+  message: `Document holds more than ${MAX_CONTRACT_DOCUMENT_VALUES} values (list items and object members)`,
+};
+
+/**
+ * The issue for a document nested deeper than {@link MAX_JSON_DEPTH} or holding more than
+ * {@link MAX_CONTRACT_DOCUMENT_VALUES} values, or `undefined` when it is within both. One
+ * iterative pass that stops as soon as a bound is passed.
+ */
+export function documentBoundsIssue(input: unknown): ValidationIssue | undefined {
+  if (input === null || typeof input !== 'object') return undefined;
+  let values = 0;
+  // Two parallel stacks rather than one of pairs: this runs on every document, so no allocation per value.
+  const containers: object[] = [input];
+  const depths: number[] = [1];
+  while (containers.length > 0) {
+    const current = containers.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > MAX_JSON_DEPTH) return { ...tooDeep };
+    if (Array.isArray(current)) {
+      values += current.length;
+      if (values > MAX_CONTRACT_DOCUMENT_VALUES) return { ...tooManyValues };
+      for (const child of current) {
+        if (child !== null && typeof child === 'object') {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        if (++values > MAX_CONTRACT_DOCUMENT_VALUES) return { ...tooManyValues };
+        const child = current[key];
+        if (child !== null && typeof child === 'object') {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The first {@link MAX_REPORTED_ISSUES} items of a list and how many were left out. */
+export function capReported<T>(items: readonly T[]): { kept: T[]; omitted: number } {
+  return items.length <= MAX_REPORTED_ISSUES
+    ? { kept: [...items], omitted: 0 }
+    : { kept: items.slice(0, MAX_REPORTED_ISSUES), omitted: items.length - MAX_REPORTED_ISSUES };
+}
+
+/**
+ * `{ valid, errors }` with at most {@link MAX_REPORTED_ISSUES} errors; `errorsOmitted` counts the
+ * rest and is present only when some were left out.
+ */
+export function validationResult(errors: readonly ValidationIssue[]): ValidationResult {
+  const { kept, omitted } = capReported(errors);
+  return omitted === 0 ? { valid: kept.length === 0, errors: kept } : { valid: false, errors: kept, errorsOmitted: omitted };
+}
+
+/**
+ * The 400 `VALIDATION_ERROR` for a request that does not match its schema: at most
+ * {@link MAX_REPORTED_ISSUES} entries in `details.fields`, and `details.fieldsOmitted` counting
+ * the rest (present only when some were left out).
+ */
+export function requestValidationError(what: string, fields: readonly FieldIssue[]): CellgateError {
+  const { kept, omitted } = capReported(fields);
+  const summary = kept.map((f) => `${f.path}: ${f.message}`).join('; ');
+  const more = omitted > 0 ? `; and ${omitted} more` : '';
+  return new CellgateError('VALIDATION_ERROR', `${what} is invalid (${summary}${more}).`, {
+    details: omitted > 0 ? { fields: kept, fieldsOmitted: omitted } : { fields: kept },
+  });
+}
