@@ -32,3 +32,9 @@ export const MAX_DATE_TIME_LENGTH = 64;
 
 /** Default lifetime of an `Idempotency-Key` record: 24 hours; configurable per resource. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Longest error message, stack or path written into one log line of an unexpected failure (the
+ * rest is cut and counted), so a failure carrying client input never writes an unbounded line.
+ */
+export const MAX_LOGGED_TEXT_LENGTH = 16 * 1024;
