@@ -114,7 +114,8 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
   }, 120_000);
 
   afterAll(async () => {
-    expect(await host?.stop()).toBe(0);
+    const code = await host?.stop();
+    expect(code, `host exit code; stderr tail:\n${host?.stderr.slice(-5).join('\n')}`).toBe(0);
     await storage?.close();
   });
 
