@@ -8,9 +8,12 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createContractHandler, createGovernedResource, memoryStorage, stderrJsonLogger, type Logger, type StorageDriver } from 'cellgate';
+import { createContractHandler, createGovernedResource, defineEntity, memoryStorage, stderrJsonLogger, type Logger, type StorageDriver } from 'cellgate';
 import { toNodeHandler } from 'cellgate/adapters/node';
 import { customer, demoEntity, mint, paths, SECRET } from '../../governed/support.ts';
+
+/** The demo customer entity, checked by `defineEntity` as an app would. */
+const customerEntity = defineEntity(demoEntity('customer') as Parameters<typeof defineEntity>[0]);
 
 /** A real memory driver whose transactions fail with an error no code path expects. */
 function failingStorage(): StorageDriver {
@@ -69,7 +72,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('unexpected failures: governed handler', () => {
   it('by default: 500 with the correlation id only; one JSON line on stderr with the same id, route and stack', async () => {
-    const resource = createGovernedResource({ entity: demoEntity('customer'), storage: failingStorage(), auth: { secret: SECRET } });
+    const resource = createGovernedResource({ entity: customerEntity, storage: failingStorage(), auth: { secret: SECRET } });
     let answer!: Awaited<ReturnType<typeof createCustomer>>;
     const lines = await stderrOf(async () => {
       answer = await createCustomer(resource);
@@ -94,7 +97,7 @@ describe('unexpected failures: governed handler', () => {
   it('a pino logger replaces the default: one error entry with the same correlation id and the stack; writes go to info', async () => {
     const logged: Array<Record<string, any>> = [];
     const logger = pinoInto(logged);
-    const failing = createGovernedResource({ entity: demoEntity('customer'), storage: failingStorage(), auth: { secret: SECRET }, logger });
+    const failing = createGovernedResource({ entity: customerEntity, storage: failingStorage(), auth: { secret: SECRET }, logger });
     let answer!: Awaited<ReturnType<typeof createCustomer>>;
     const lines = await stderrOf(async () => {
       answer = await createCustomer(failing);
@@ -106,7 +109,7 @@ describe('unexpected failures: governed handler', () => {
     expect(logged[0]!.err.stack).toContain('disk on fire');
 
     // The same logger receives the write entries of a working resource at info (no field values).
-    const working = createGovernedResource({ entity: demoEntity('customer'), storage: memoryStorage(), auth: { secret: SECRET }, logger });
+    const working = createGovernedResource({ entity: customerEntity, storage: memoryStorage(), auth: { secret: SECRET }, logger });
     await working.migrate();
     expect((await createCustomer(working)).status).toBe(201);
     expect(logged[1]).toMatchObject({ level: 30, event: 'entity.created', msg: 'entity.created', resourceType: expect.any(String) });
@@ -115,7 +118,7 @@ describe('unexpected failures: governed handler', () => {
 
   it('onError replaces the default: the hook sees the error, stderr stays empty', async () => {
     const seen: unknown[] = [];
-    const resource = createGovernedResource({ entity: demoEntity('customer'), storage: failingStorage(), auth: { secret: SECRET }, onError: (error) => seen.push(error) });
+    const resource = createGovernedResource({ entity: customerEntity, storage: failingStorage(), auth: { secret: SECRET }, onError: (error) => seen.push(error) });
     const lines = await stderrOf(async () => {
       expect((await createCustomer(resource)).status).toBe(500);
     });
@@ -126,12 +129,12 @@ describe('unexpected failures: governed handler', () => {
 
   it('a throwing logger does not change the answer', async () => {
     const broken: Logger = { error: () => { throw new Error('logger down'); }, warn: () => undefined, info: () => undefined, debug: () => undefined };
-    const resource = createGovernedResource({ entity: demoEntity('customer'), storage: failingStorage(), auth: { secret: SECRET }, logger: broken });
+    const resource = createGovernedResource({ entity: customerEntity, storage: failingStorage(), auth: { secret: SECRET }, logger: broken });
     expect((await createCustomer(resource)).body.error).toBe('INTERNAL_ERROR');
   });
 
   it('refuses a logger that is neither a logger nor a function', () => {
-    expect(() => createGovernedResource({ entity: demoEntity('customer'), storage: memoryStorage(), auth: { secret: SECRET }, logger: { error: () => undefined } as unknown as Logger })).toThrow(/logger/);
+    expect(() => createGovernedResource({ entity: customerEntity, storage: memoryStorage(), auth: { secret: SECRET }, logger: { error: () => undefined } as unknown as Logger })).toThrow(/logger/);
   });
 });
 

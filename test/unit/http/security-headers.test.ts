@@ -5,14 +5,17 @@
  * `match`. The docs page carries a CSP with `frame-ancestors`. Prototype-named docs assets are 404.
  */
 import { describe, expect, it } from 'vitest';
-import { composeHandlers, createContractHandler, createGovernedResource, memoryStorage } from 'cellgate';
+import { composeHandlers, createContractHandler, createGovernedResource, defineEntity, memoryStorage } from 'cellgate';
 import { customer, demoEntity, mint, paths, SECRET } from '../../governed/support.ts';
+
+/** The demo customer entity, checked by `defineEntity` as an app would. */
+const customerEntity = defineEntity(demoEntity('customer') as Parameters<typeof defineEntity>[0]);
 
 const nosniff = (response: Response | undefined) => response?.headers.get('x-content-type-options');
 
 describe('X-Content-Type-Options: nosniff on every answer', () => {
   const contract = createContractHandler({ cors: true });
-  const customers = createGovernedResource({ entity: demoEntity('customer'), storage: memoryStorage(), auth: { secret: SECRET } });
+  const customers = createGovernedResource({ entity: customerEntity, storage: memoryStorage(), auth: { secret: SECRET } });
   const all = composeHandlers(contract, customers);
 
   it.each([
