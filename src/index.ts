@@ -5,6 +5,7 @@
  */
 export * from './errors.ts';
 export * from './http/index.ts';
+export { stderrJsonLogger, type Logger, type LogMethod } from './logging.ts';
 export type * from './storage/types.ts';
 export {
   createContractHandler,

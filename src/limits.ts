@@ -102,3 +102,9 @@ export const MAX_GUIDANCE_KEY_LENGTH = 128;
  * `message` of each error sent to `explain-errors`. Checked before any pattern is matched.
  */
 export const MAX_GUIDANCE_TEXT_LENGTH = 2000;
+
+/**
+ * Longest error message, stack or path written into one log line of an unexpected failure (the
+ * rest is cut and counted), so a failure carrying client input never writes an unbounded line.
+ */
+export const MAX_LOGGED_TEXT_LENGTH = 16 * 1024;

@@ -75,3 +75,11 @@ export function nodeServer(server: import('node:http').Server): MountedServer {
       }),
   };
 }
+
+/**
+ * The body of a host's own 404 for paths nothing serves: the same `{ error, message }` envelope
+ * cellgate answers with, so a client sees one error format (not a framework's HTML page).
+ */
+export function notFoundEnvelope(method: string, path: string): { error: 'NOT_FOUND'; message: string } {
+  return { error: 'NOT_FOUND', message: `No route matches ${method} ${path}.` };
+}

@@ -29,6 +29,16 @@ export async function runSmoke(baseUrl: string, secret?: string): Promise<string
   check(health.status === 'ok', `GET /health answered ${JSON.stringify(health)}`);
   passed.push('health ok');
 
+  // Security headers: nosniff on answers, no X-Powered-By, and the host's 404 is the JSON envelope.
+  const unmatched = await fetch(`${baseUrl}/no-such-path`);
+  for (const response of [await fetch(`${baseUrl}/health`), unmatched]) {
+    check(response.headers.get('x-powered-by') === null, `${response.url} sends X-Powered-By: ${response.headers.get('x-powered-by')}`);
+    check(response.headers.get('x-content-type-options') === 'nosniff', `${response.url} lacks X-Content-Type-Options: nosniff`);
+  }
+  const missing = (await json(unmatched, 'GET /no-such-path', 404)) as { error?: string; message?: string };
+  check(missing.error === 'NOT_FOUND' && typeof missing.message === 'string', `GET /no-such-path: expected the NOT_FOUND envelope, got ${JSON.stringify(missing).slice(0, 200)}`);
+  passed.push('security headers and 404 envelope ok');
+
   const primitives = (await json(await fetch(`${baseUrl}/api/primitives`), 'GET /api/primitives')) as unknown[];
   check(Array.isArray(primitives) && primitives.length === 30, `expected 30 primitives, got ${Array.isArray(primitives) ? primitives.length : typeof primitives}`);
   passed.push('primitives 30');

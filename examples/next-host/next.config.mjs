@@ -10,5 +10,7 @@ export default {
   turbopack: { root },
   outputFileTracingRoot: root,
   serverExternalPackages: ['better-sqlite3', 'pg'],
+  // No `X-Powered-By: Next.js`: it tells an attacker the framework.
+  poweredByHeader: false,
   typescript: { ignoreBuildErrors: true },
 };

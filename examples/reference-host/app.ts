@@ -33,6 +33,9 @@ export interface AppPart {
  * const response = await app.handler(new Request('http://localhost/health'));
  */
 export async function createReferenceApp(config: ReferenceConfig): Promise<ReferenceApp> {
+  // Every 500 (contract, governed, and the node adapter's last resort) is logged as one JSON line on
+  // stderr with its correlation id and stack: the library's default when no `logger`/`onError` is
+  // given (docs/security.md). Pass `logger: pino()` here to send the lines to your own logger.
   const contract = createContractHandler();
   const parts: AppPart[] = [];
 

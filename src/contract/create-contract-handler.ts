@@ -69,7 +69,7 @@ export function createContractHandler(options: ContractHandlerOptions = {}): Con
       if (context.projectDir !== undefined) await context.ready;
       response = await route(request);
     } catch (error) {
-      response = errorResponse(error, { onError: resolved.onError, request });
+      response = errorResponse(error, { onError: resolved.onError, logger: resolved.logger, request });
     }
     if (response === undefined) return undefined;
     if (request.method === 'HEAD' && response.body !== null) {

@@ -5,6 +5,7 @@
  */
 import { defineEntity, toStorageModel, resourcePathName, type EntityDefinitionDocument, type EntityDocumentInput } from '../contract/entity-document/index.ts';
 import { ConfigurationError } from '../errors.ts';
+import { isLogger, type Logger } from '../logging.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
 import type { EntityStorageModel } from '../storage/types.ts';
@@ -17,6 +18,7 @@ import { createListQueryParser } from './http/query.ts';
 import type { ClientIpOptions } from './http/request-meta.ts';
 import { resourceRoutes } from './http/resource-routes.ts';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import type { GovernedLogger } from './metrics.ts';
 import { createGovernedService } from './service.ts';
 import type { GovernedService, GovernedServiceOptions } from './service-types.ts';
 
@@ -37,13 +39,23 @@ export interface GovernedHttpOptions extends ClientIpOptions {
   bodyLimit?: number;
   /** Receives every unexpected failure (answered 500 `INTERNAL_ERROR` with the correlation id). */
   onError?: (error: unknown, request?: Request) => void;
+  // --- logger (issue #12 item 12): a pino-style logger, or the older write-hook function ---------
+  /**
+   * A pino-style logger (`error`/`warn`/`info`/`debug` taking `(obj, msg?)`; a `pino()` logger
+   * fits): one `info` entry per write, one `warn` per conflict (no field values), and one `error`
+   * entry per unexpected failure (correlation id, method, path, `err`). A function instead
+   * receives the write and conflict entries only. Without a logger object and without `onError`,
+   * unexpected failures are written as one JSON line each to stderr.
+   * @default writes silent; failures as JSON lines on stderr
+   */
+  logger?: Logger | GovernedLogger;
 }
 
 /**
  * Options of {@link createGovernedResource}: the service options (storage, tier, redaction,
  * audit, rollback, plans, metrics, logger, idempotency, resourceName) plus the HTTP ones.
  */
-export interface GovernedResourceOptions extends Omit<GovernedServiceOptions, 'entity'>, GovernedHttpOptions {
+export interface GovernedResourceOptions extends Omit<GovernedServiceOptions, 'entity' | 'logger'>, GovernedHttpOptions {
   /** The entity definition document, from `defineEntity(...)` or as written (validated here). */
   entity: EntityDefinitionDocument | EntityDocumentInput;
   /** Mark the endpoints deprecated: `Deprecation: true` plus `Sunset` / `Link` when given. */
@@ -78,12 +90,16 @@ export function limiterOf(option: RateLimitOptions | RateLimiter | false | undef
 
 /** The shared parts of the pipeline, resolved once (an API resolves them once for all its resources). */
 export function pipelineOf(options: GovernedHttpOptions, headers: Record<string, string> = {}): Pipeline {
+  if (options.logger !== undefined && typeof options.logger !== 'function' && !isLogger(options.logger)) {
+    throw new ConfigurationError('logger', 'must be a pino-style logger (error, warn, info, debug methods) or a function.');
+  }
   return {
     authenticate: authenticatorOf(options.auth),
     limiter: limiterOf(options.rateLimit),
     headers,
     hooks: options.hooks,
     onError: options.onError,
+    logger: isLogger(options.logger) ? options.logger : undefined,
     ...(options.ip === undefined ? {} : { ip: options.ip }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   };
@@ -136,9 +152,16 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
     ...(rollback === undefined ? {} : { rollback }),
     ...(plans === undefined ? {} : { plans }),
     ...(metrics === undefined ? {} : { metrics }),
-    ...(logger === undefined ? {} : { logger }),
+    ...(logger === undefined ? {} : { logger: writeLoggerOf(logger) }),
     ...(idempotency === undefined ? {} : { idempotency }),
   };
+}
+
+/** The service's write hook for a `logger` option: a function as it is, a logger's `info`/`warn` otherwise. */
+function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
+  if (!isLogger(logger)) return logger;
+  // The level is the method called; kept in the object it would overwrite the logger's own `level`.
+  return ({ level, ...rest }) => logger[level](rest, rest.event);
 }
 
 /**

@@ -4,7 +4,8 @@
  * through to its own routes.
  */
 import { CellgateError } from '../errors.ts';
-import { errorResponse } from './responses.ts';
+import { isLightResponse, SECURITY_HEADERS } from './light-response.ts';
+import { errorResponse, withHeaders } from './responses.ts';
 
 /** Answers a request it owns, or resolves `undefined` so the host can handle it. */
 export type MatchFunction = (request: Request) => Promise<Response | undefined>;
@@ -23,8 +24,26 @@ export interface FetchHandler {
   match: MatchFunction;
 }
 
-/** Wraps a match function into a {@link FetchHandler}. */
-export function createFetchHandler(match: MatchFunction): FetchHandler {
+/**
+ * `response` with {@link SECURITY_HEADERS}. Light responses carry them from construction; any other
+ * `Response` (the docs page and assets, MCP answers from the SDK transport, HEAD and preflight
+ * answers) gets them here, copied first when its headers are immutable.
+ */
+export function withSecurityHeaders(response: Response): Response {
+  if (isLightResponse(response)) return response;
+  return withHeaders(response, Object.fromEntries(SECURITY_HEADERS.filter(([name]) => !response.headers.has(name))));
+}
+
+/**
+ * Wraps a match function into a {@link FetchHandler}. Every answer of both (the handler and its
+ * `match`) carries the security headers, so a composed handler or an adapter calling `match`
+ * gets them too.
+ */
+export function createFetchHandler(inner: MatchFunction): FetchHandler {
+  const match: MatchFunction = async (request) => {
+    const response = await inner(request);
+    return response === undefined ? undefined : withSecurityHeaders(response);
+  };
   const handler = (async (request: Request) => {
     const response = await match(request);
     if (response) return response;

@@ -48,6 +48,32 @@ export interface LightResponseParts {
 
 type HeaderList = ReadonlyArray<readonly [string, string]>;
 
+/** Name of the header that stops browsers from guessing a content type other than the declared one. */
+const NOSNIFF = 'x-content-type-options';
+
+/**
+ * Headers every cellgate answer carries (`X-Content-Type-Options: nosniff`): a JSON error that
+ * echoes client text can never be sniffed into HTML or script. {@link lightResponse} adds them, and
+ * the handler adds them to any other `Response` (see `handler.ts`).
+ */
+export const SECURITY_HEADERS: HeaderList = [[NOSNIFF, 'nosniff']];
+
+/** Header lists with the security headers added, per shared list (lists are shared constants: copied once). */
+const secured = new WeakMap<HeaderList, HeaderList>();
+
+/** `headers` with {@link SECURITY_HEADERS} (a `Headers` is completed in place; a list is copied once). */
+function withSecurityHeaders<T extends HeaderList | Headers>(headers: T): T {
+  if (headers instanceof Headers) {
+    if (!headers.has(NOSNIFF)) headers.set(NOSNIFF, 'nosniff');
+    return headers;
+  }
+  // Lists are one to three entries: the scan is cheaper than the map lookup.
+  if ((headers as HeaderList).some(([name]) => name === NOSNIFF)) return headers;
+  let copy = secured.get(headers as HeaderList);
+  if (copy === undefined) secured.set(headers as HeaderList, (copy = [...(headers as HeaderList), ...SECURITY_HEADERS]));
+  return copy as T;
+}
+
 class LightResponse {
   #status: number;
   #body: string | Uint8Array;
@@ -70,6 +96,10 @@ class LightResponse {
       status: self.#status,
       headers: (self.#headers ?? self.#list) as HeadersInit,
     }));
+  }
+
+  static is(value: unknown): boolean {
+    return typeof value === 'object' && value !== null && #native in value;
   }
 
   static parts(value: unknown): LightResponseParts | undefined {
@@ -156,7 +186,7 @@ function headersInit(headers: HeaderList | Headers): HeadersInit {
 
 /**
  * A `Response` with a text (or UTF-8 bytes) body that only becomes a real undici `Response` when
- * something needs one. Bytes may be shared between answers (they are never written to). `headers` is a header list (shared, never mutated: it is copied on first access) or a
+ * something needs one. It always carries {@link SECURITY_HEADERS}. Bytes may be shared between answers (they are never written to). `headers` is a header list (shared, never mutated: it is copied on first access) or a
  * `Headers` the response takes over.
  *
  * If the global `Response` has been replaced since load (e.g. `@hono/node-server` installs its own
@@ -167,7 +197,8 @@ function headersInit(headers: HeaderList | Headers): HeadersInit {
  * @example
  * lightResponse('{"ok":true}', 200, [['content-type', 'application/json; charset=utf-8']]);
  */
-export function lightResponse(body: string | Uint8Array, status: number, headers: HeaderList | Headers): Response {
+export function lightResponse(body: string | Uint8Array, status: number, given: HeaderList | Headers): Response {
+  const headers = withSecurityHeaders(given);
   // `JSON.stringify(undefined)` is `undefined`: a null-body answer, as the real constructor makes it.
   if ((typeof body !== 'string' && !(body instanceof Uint8Array)) || globalThis.Response !== NativeResponse || NULL_BODY_STATUS.has(status) || !(status >= 200 && status <= 599) || !Number.isInteger(status)) {
     return new globalThis.Response(body as BodyInit | null, { status, headers: headersInit(headers) });
@@ -182,4 +213,12 @@ export function lightResponse(body: string | Uint8Array, status: number, headers
  */
 export function lightResponseParts(response: unknown): LightResponseParts | undefined {
   return LightResponse.parts(response);
+}
+
+/**
+ * @internal True for a response made by {@link lightResponse} (which always carries the security
+ * headers), so the handler does not build its `Headers` just to check them.
+ */
+export function isLightResponse(response: unknown): boolean {
+  return LightResponse.is(response);
 }

@@ -3,7 +3,8 @@
  * choke point that turns any thrown value into the error envelope.
  */
 import { CellgateError, type ErrorBody } from '../errors.ts';
-import { encodeOnce, lightResponse } from './light-response.ts';
+import { reportUnexpectedFailure, type Logger } from '../logging.ts';
+import { encodeOnce, lightResponse, SECURITY_HEADERS } from './light-response.ts';
 
 /** Content type of every JSON answer. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -14,7 +15,7 @@ export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit)
 }
 
 /** The header list of a JSON answer without extra headers (shared: light responses copy before mutating). */
-const JSON_HEADERS: ReadonlyArray<readonly [string, string]> = [['content-type', JSON_CONTENT_TYPE]];
+const JSON_HEADERS: ReadonlyArray<readonly [string, string]> = [['content-type', JSON_CONTENT_TYPE], ...SECURITY_HEADERS];
 
 /**
  * A JSON answer from text that is already serialised (or its UTF-8 bytes, for answers served many
@@ -37,30 +38,43 @@ export function cachedJson(compute: () => unknown): (status?: number, headers?: 
   return (status = 200, headers) => rawJsonResponse((bytes ??= encodeOnce(JSON.stringify(compute()))), status, headers);
 }
 
+/** Adds `headers` to `response`, copying it first if its headers are immutable. */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return response;
+  try {
+    for (const [name, value] of entries) response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [name, value] of entries) copy.headers.set(name, value);
+    return copy;
+  }
+}
+
 /** What the choke point needs to know about the request it is answering for. */
 export interface ErrorContext {
   /** Correlation id echoed to the client and stored in `details.correlationId` of a 500. */
   correlationId?: string;
   /** Called with every unexpected (non-{@link CellgateError}) failure, for the host's logs. */
-  onError?: (error: unknown, request?: Request) => void;
+  onError?: ((error: unknown, request?: Request) => void) | undefined;
+  /** Receives one `error` entry per unexpected failure; without it (and without `onError`), one JSON line goes to stderr. */
+  logger?: Logger | undefined;
   request?: Request;
 }
 
 /**
  * The single place a failure becomes an HTTP answer. A {@link CellgateError} renders its own
  * envelope; anything else is an internal error: the client sees `INTERNAL_ERROR` with a
- * correlation id and nothing of the cause, the host's `onError` sees the cause.
+ * correlation id and nothing of the cause; the cause goes to the host's `onError` / `logger`, or
+ * as one JSON line to stderr when the host gave neither (see `src/logging.ts`).
  */
 export function errorResponse(error: unknown, context: ErrorContext = {}): Response {
   if (error instanceof CellgateError) {
     return jsonResponse(error.toBody(), error.status, error.headers);
   }
   const correlationId = context.correlationId ?? crypto.randomUUID();
-  try {
-    context.onError?.(error, context.request);
-  } catch {
-    // A failing error hook must not turn one failure into two.
-  }
+  reportUnexpectedFailure(error, correlationId, context.request, context);
   const body: ErrorBody = {
     error: 'INTERNAL_ERROR',
     message: 'An unexpected error occurred. Quote the correlation id when reporting it.',

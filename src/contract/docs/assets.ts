@@ -4,6 +4,7 @@
  * loader reaches `node:fs` through a dynamic import, so the root entry stays runtime-neutral.
  */
 import type { DocsAssetLoader } from '../http/options.ts';
+import { DOCS_INIT_SCRIPT } from './page.ts';
 
 /** The files the page loads, with their content types. Anything else under the assets path is 404. */
 export const DOCS_ASSETS: Readonly<Record<string, string>> = {
@@ -11,7 +12,11 @@ export const DOCS_ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'favicon-32x32.png': 'image/png',
   'favicon-16x16.png': 'image/png',
+  'docs-init.js': 'text/javascript; charset=utf-8',
 };
+
+/** Assets that are cellgate's own, served from memory (never asked of the loader). */
+const BUILT_IN: Readonly<Record<string, string>> = { 'docs-init.js': DOCS_INIT_SCRIPT };
 
 const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
 
@@ -46,8 +51,10 @@ export interface DocsAsset {
 export function createAssetStore(loader: DocsAssetLoader): (file: string) => Promise<DocsAsset | undefined> {
   const loaded = new Map<string, Promise<DocsAsset | undefined>>();
   return (file) => {
-    const contentType = DOCS_ASSETS[file];
-    if (contentType === undefined) return Promise.resolve(undefined);
+    // Own names only: `constructor` or `__proto__` is no asset (it used to reach the loader: a 500).
+    if (!Object.hasOwn(DOCS_ASSETS, file)) return Promise.resolve(undefined);
+    const contentType = DOCS_ASSETS[file]!;
+    if (Object.hasOwn(BUILT_IN, file)) return Promise.resolve({ body: BUILT_IN[file]!, contentType });
     let pending = loaded.get(file);
     if (!pending) {
       pending = loader(file).then((body) => (body === undefined ? undefined : { body, contentType }));

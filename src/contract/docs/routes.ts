@@ -9,7 +9,7 @@ import type { ResolvedHandlerOptions } from '../http/options.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { createAssetStore, readSwaggerUiFile } from './assets.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { docsPageHtml } from './page.ts';
+import { DOCS_CONTENT_SECURITY_POLICY, docsPageHtml } from './page.ts';
 
 /** Version reported in the OpenAPI `info` block. */
 export const CONTRACT_API_VERSION = '0.1.0';
@@ -53,7 +53,13 @@ export function docsRoutes(options: ResolvedHandlerOptions, allRoutes: () => Rou
           response: { contentType: 'text/html', description: 'The HTML page.' },
           handle: () =>
             new Response(docsPageHtml(docs.title, basePath), {
-              headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+              headers: {
+                'content-type': 'text/html; charset=utf-8',
+                'cache-control': 'no-cache',
+                'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+                'x-frame-options': 'DENY', // frame-ancestors for browsers that predate CSP level 2
+                'referrer-policy': 'no-referrer',
+              },
             }),
         },
         {

@@ -87,16 +87,5 @@ export function createCorsPolicy(option: boolean | CorsOptions | undefined, path
   };
 }
 
-/** Adds `headers` to `response`, copying it first if its headers are immutable. */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
-  const entries = Object.entries(headers);
-  if (entries.length === 0) return response;
-  try {
-    for (const [name, value] of entries) response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [name, value] of entries) copy.headers.set(name, value);
-    return copy;
-  }
-}
+// Moved to the shared HTTP helpers (the handler adds the security headers with it too).
+export { withHeaders } from '../../http/responses.ts';

@@ -3,6 +3,7 @@
  * a {@link ConfigurationError} naming the option, raised before the first request.
  */
 import { ConfigurationError } from '../../errors.ts';
+import { isLogger, type Logger } from '../../logging.ts';
 import type { ContractContextOptions } from '../context.ts';
 import type { McpOptions } from '../mcp/index.ts';
 import type { CorsOptions } from './cors.ts';
@@ -49,6 +50,13 @@ export interface ContractHandlerOptions extends ContractContextOptions {
    * @default undefined
    */
   onError?: (error: unknown, request?: Request) => void;
+  /**
+   * A pino-style logger (`error`/`warn`/`info`/`debug` taking `(obj, msg?)`; a `pino()` logger
+   * fits) receiving one `error` entry per unexpected failure: correlation id, method, path and
+   * `err`. Without it and without `onError`, the entry is written as one JSON line to stderr.
+   * @default one JSON line per failure on stderr
+   */
+  logger?: Logger;
 }
 
 /** Options after validation, with defaults applied. */
@@ -57,6 +65,7 @@ export interface ResolvedHandlerOptions {
   mcp: (McpOptions & { path: string }) | undefined;
   docs: { enabled: boolean; title: string; assets: DocsAssetLoader | undefined };
   onError: ((error: unknown, request?: Request) => void) | undefined;
+  logger: Logger | undefined;
 }
 
 /** Characters allowed in a path segment we put into a route pattern (no `:`, `*`, `+`, `?`, …). */
@@ -74,7 +83,7 @@ function routePrefix(value: unknown, path: string, allowEmpty: boolean): string 
 }
 
 /** Every option name, so a misspelt one (`basepath`) is refused instead of silently ignored. */
-const OPTION_NAMES = new Set(['basePath', 'bodyLimit', 'cors', 'primitives', 'projectDir', 'mcp', 'docs', 'onError']);
+const OPTION_NAMES = new Set(['basePath', 'bodyLimit', 'cors', 'primitives', 'projectDir', 'mcp', 'docs', 'onError', 'logger']);
 
 /** Checks the handler-level options and applies their defaults. */
 export function resolveHandlerOptions(options: ContractHandlerOptions): ResolvedHandlerOptions {
@@ -113,10 +122,14 @@ export function resolveHandlerOptions(options: ContractHandlerOptions): Resolved
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new ConfigurationError('options.onError', 'must be a function');
   }
+  if (options.logger !== undefined && !isLogger(options.logger)) {
+    throw new ConfigurationError('options.logger', 'must be a pino-style logger with error, warn, info and debug methods');
+  }
   return {
     basePath,
     mcp,
     docs: { enabled: docsSettings.enabled ?? true, title, assets: docsSettings.assets },
     onError: options.onError,
+    logger: options.logger,
   };
 }

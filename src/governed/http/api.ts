@@ -26,7 +26,7 @@ export type GovernedApiResource =
 /** Options of {@link createGovernedApi}. */
 export interface GovernedApiOptions
   extends GovernedHttpOptions,
-    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'logger' | 'idempotency'> {
+    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency'> {
   /** The storage every resource and the audit routes use. */
   storage: StorageDriver;
   /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation? }`. */
@@ -56,7 +56,8 @@ const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedA
  * const handler = composeHandlers(createContractHandler(), api);
  */
 export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
-  const { resources: entries, auditRoutes: withAudit = true, storage, redaction, audit, metrics, logger, ...http } = options;
+  // `logger` stays in `http`: the pipeline reports failures to it and each resource's service logs writes to it.
+  const { resources: entries, auditRoutes: withAudit = true, storage, redaction, audit, metrics, ...http } = options;
   if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
   if (!Array.isArray(entries) || entries.length === 0) throw new ConfigurationError('resources', 'must list at least one entity.');
   const pipeline = pipelineOf(http);
@@ -66,7 +67,6 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     ...(redaction === undefined ? {} : { redaction }),
     ...(audit === undefined ? {} : { audit }),
     ...(metrics === undefined ? {} : { metrics }),
-    ...(logger === undefined ? {} : { logger }),
   };
   const resources: Record<string, GovernedResource> = {};
   const seen = new Map<string, string>();

@@ -4,6 +4,7 @@
  * for the audit trail, deprecation headers, and the one error choke point.
  */
 import { errorResponse } from '../../http/responses.ts';
+import type { Logger } from '../../logging.ts';
 import type { Authenticator } from '../auth/verify.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { GovernedContext, GovernedScope } from '../types.ts';
@@ -30,6 +31,8 @@ export interface Pipeline extends ClientIpOptions {
   headers: Record<string, string>;
   hooks?: GovernedHooks | undefined;
   onError?: ((error: unknown, request?: Request) => void) | undefined;
+  /** Receives unexpected failures (see `src/logging.ts`). */
+  logger?: Logger | undefined;
 }
 
 async function finish(pipeline: Pipeline, request: Request, response: Response, correlationId: string): Promise<Response> {
@@ -39,7 +42,7 @@ async function finish(pipeline: Pipeline, request: Request, response: Response, 
   try {
     return (await pipeline.hooks.onResponse(response, request)) ?? response;
   } catch (error) {
-    const failed = errorResponse(error, { correlationId, onError: pipeline.onError, request });
+    const failed = errorResponse(error, { correlationId, onError: pipeline.onError, logger: pipeline.logger, request });
     failed.headers.set(CORRELATION_HEADER, correlationId);
     return failed;
   }
@@ -56,7 +59,7 @@ export async function answer(
   try {
     response = await fn(correlationId);
   } catch (error) {
-    response = errorResponse(error, { correlationId, onError: pipeline.onError, request });
+    response = errorResponse(error, { correlationId, onError: pipeline.onError, logger: pipeline.logger, request });
   }
   return finish(pipeline, request, response, correlationId);
 }

@@ -17,7 +17,7 @@ describe('light responses', () => {
     expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
     expect(jsonResponse({}, 404).ok).toBe(false);
     // Reading status and headers does not build the real Response.
-    expect(lightResponseParts(response)).toEqual({ status: 201, headers: [['content-type', JSON_CONTENT_TYPE]], body: '{"a":1,"s":"é"}' });
+    expect(lightResponseParts(response)).toEqual({ status: 201, headers: [['content-type', JSON_CONTENT_TYPE], ['x-content-type-options', 'nosniff']], body: '{"a":1,"s":"é"}' });
   });
 
   it('text(), json(), arrayBuffer() and blob() behave like a real Response', async () => {
@@ -62,6 +62,7 @@ describe('light responses', () => {
       ['content-type', JSON_CONTENT_TYPE],
       ['set-cookie', 'a=1'],
       ['set-cookie', 'b=2'],
+      ['x-content-type-options', 'nosniff'],
       ['x-one', '1'],
       ['x-two', '2'],
     ]);
@@ -146,8 +147,8 @@ describe('light responses', () => {
       globalThis.Response = Native;
     }
     expect(inits[0]).toBeInstanceOf(Headers); // extra headers: a Headers object, passed on as it is
-    expect(inits[1]).toEqual({ 'content-type': JSON_CONTENT_TYPE }); // a list without repeats: a plain object
-    expect(inits[2]).toEqual([['set-cookie', 'a=1'], ['set-cookie', 'b=2']]); // repeats: the list
+    expect(inits[1]).toEqual({ 'content-type': JSON_CONTENT_TYPE, 'x-content-type-options': 'nosniff' }); // a list without repeats: a plain object
+    expect(inits[2]).toEqual([['set-cookie', 'a=1'], ['set-cookie', 'b=2'], ['x-content-type-options', 'nosniff']]); // repeats: the list
   });
 
   it('bufferedBody gives the text without building the real Response', () => {
