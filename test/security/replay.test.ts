@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { ids, mint, paths, SECRET } from '../governed/support.ts';
 import { createDatabase, type TestPostgres } from '../support/postgres.ts';
 import { hit, mcp, received, startReplayHost, type ReplayHost, type Reply } from './host.ts';
@@ -147,21 +148,34 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
     const restSuggest = await hit(base, 'POST', '/api/guidance/suggest-pages', { body: { entities: keys } });
     const entity = { key: 'customer', name: 'Customer', fields: Array(150_000).fill({}) };
     const restEntity = await hit(base, 'POST', '/api/validate/entity', { body: { entity } });
+    // A validation route may refuse (4xx) or answer a bounded report: at most 100 issues, the
+    // size cap named at the list's path or at root, and anything left out counted.
+    const bounded = (what: string, reply: Reply, result: Record<string, unknown> | undefined) => {
+      if (reply.status !== 200) return expect4xx(reply, what);
+      expect(result?.valid, what).toBe(false);
+      const errors = result?.errors as Array<{ field: string; message: string }>;
+      expect(errors.length, what).toBeGreaterThan(0);
+      expect(errors.length, what).toBeLessThanOrEqual(100);
+      expect(errors.map((error) => error.message).join('\n'), what).toMatch(/at most|too many|more than/i);
+    };
     for (const [what, reply] of [['validate/manifest', restPages], ['suggest-pages', restSuggest], ['validate/entity', restEntity]] as const) {
       expect(reply.ms, `${what} took ${Math.round(reply.ms)} ms`).toBeLessThan(HEAVY_MS);
       expect(reply.text.length, `${what} answered ${reply.text.length} bytes`).toBeLessThan(256 * 1024);
-      if (reply.status !== 200) expect4xx(reply, what);
-      else expect(reply.body.errorsOmitted, `${what}: a bounded report counts what it left out`).toBeGreaterThan(0);
     }
-    expect4xx(restPages, 'validate/manifest with 300,000 pages (array cap)');
+    bounded('validate/manifest with 300,000 pages', restPages, restPages.body);
+    bounded('validate/entity with 150,000 fields', restEntity, restEntity.body);
+    expect4xx(restSuggest, 'suggest-pages with 80,000 entities');
 
     const mcpPages = await mcp(base, 'tools/call', `{"name":"validate_manifest","arguments":{"manifest":${manyPagesManifest(100_000)}}}`);
     expect(mcpPages.ms).toBeLessThan(HEAVY_MS);
     expect(mcpPages.text.length, `MCP validate_manifest answered ${mcpPages.text.length} bytes`).toBeLessThan(256 * 1024);
-    expectInvalidParams(mcpPages, 'MCP validate_manifest with 100,000 pages');
-    const mcpSuggest = await mcp(base, 'tools/call', { name: 'suggest_pages', arguments: { entities: keys } });
-    expect(mcpSuggest.text.length, `MCP suggest_pages answered ${mcpSuggest.text.length} bytes`).toBeLessThan(256 * 1024);
-    expectInvalidParams(mcpSuggest, 'MCP suggest_pages with 80,000 entities');
+    if (mcpPages.body.error) expectInvalidParams(mcpPages, 'MCP validate_manifest with 100,000 pages');
+    else bounded('MCP validate_manifest with 100,000 pages', mcpPages, (mcpPages.body.result as { structuredContent?: Record<string, unknown> }).structuredContent);
+    // 5,000 keys: under the body limit, so the refusal is the tool's own cap, not the 413.
+    const mcpSuggest = await mcp(base, 'tools/call', { name: 'suggest_page_set_for_entities', arguments: { entities: keys.slice(0, 5_000) } });
+    expect(mcpSuggest.text.length, `MCP suggest_page_set_for_entities answered ${mcpSuggest.text.length} bytes`).toBeLessThan(256 * 1024);
+    const suggestResult = mcpSuggest.body.result as { isError?: boolean } | undefined;
+    if (!suggestResult?.isError) expectInvalidParams(mcpSuggest, 'MCP suggest_page_set_for_entities with 5,000 entities');
   }, 120_000);
 
   it('item 3: deep JSON is a 400 on create, with Idempotency-Key, in a JSON Patch value, in normalize options; -32602 over MCP', async () => {
@@ -198,7 +212,8 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
   });
 
   it('item 5: scaffold_primitive cannot inject YAML through its label (refused, or emitted safely)', async () => {
-    const reply = await mcp(base, 'tools/call', { name: 'scaffold_primitive', arguments: { name: 'evil-widget', label: 'Evil\nstatus: injected\n# tail' } });
+    const label = 'Evil\nstatus: injected\n# tail';
+    const reply = await mcp(base, 'tools/call', { name: 'scaffold_primitive', arguments: { name: 'evil-widget', label } });
     expect(reply.status).toBe(200);
     if (reply.body.error) {
       expectInvalidParams(reply, 'scaffold_primitive label with newlines');
@@ -206,9 +221,18 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
     }
     const result = reply.body.result as { isError?: boolean; structuredContent?: { files?: Array<{ path: string; content: string }> } };
     if (result.isError) return; // refused as a tool error: nothing emitted
-    for (const file of result.structuredContent?.files ?? []) {
-      // An injected key would start a line of its own.
-      expect(file.content.split('\n').filter((line) => /^\s*status:\s*injected/.test(line)), file.path).toEqual([]);
+    const files = result.structuredContent?.files ?? [];
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      if (file.path.endsWith('.yaml')) {
+        // Emitted safely: the label stays one value (a block scalar may span lines), no key is added.
+        const parsed = parseYaml(file.content) as Record<string, unknown>;
+        expect(Object.keys(parsed), file.path).not.toContain('status');
+        if ('label' in parsed) expect(parsed.label, file.path).toBe(label);
+      } else {
+        // Elsewhere an injected key would start a line of its own.
+        expect(file.content.split('\n').filter((line) => /^status:\s*injected/.test(line)), file.path).toEqual([]);
+      }
     }
   });
 
