@@ -5,7 +5,9 @@
  * back when it throws, retried once when the database reports a serialization failure or deadlock.
  */
 import type { StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
+import { createGate } from './gate.ts';
 import { migrate } from './migrate.ts';
+import { createSqlRateLimitStore } from './rate-limit-store.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession } from './sql-session.ts';
@@ -17,6 +19,13 @@ export interface SqlStorageOptions {
   dialect: SqlDialect;
   db: SqlDb;
   capabilities: StorageCapabilities;
+  /**
+   * Most write transactions holding a connection at once, and how long one waits for its turn
+   * before 503. Below the pool size, so reads always find a connection however many writes wait
+   * on locks. Absent: no limit (SQLite has one connection, and a pool given by the user is sized
+   * by the user).
+   */
+  transactionSlots?: { slots: number; waitMs: number };
 }
 
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
@@ -25,14 +34,18 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
   const cache = createStatementCache();
   const direct = createSqlSession(dialect, db, cache);
 
+  const gate = options.transactionSlots ? createGate(options.transactionSlots.slots, options.transactionSlots.waitMs) : <T>(run: () => Promise<T>) => run();
+
   async function attempt<T>(fn: (session: StorageSession) => Promise<T>): Promise<T> {
-    return dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx, cache)));
+    return gate(() => dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx, cache))));
   }
 
   return {
     ...direct,
     name: options.name,
     capabilities: options.capabilities,
+    // Storage several processes share counts rate limits for all of them.
+    ...(options.capabilities.multiProcess ? { rateLimitStore: createSqlRateLimitStore(dialect, db) } : {}),
     migrate: (models) => mapErrors(dialect, () => migrate(db, dialect, models)),
     async transaction(fn) {
       try {
