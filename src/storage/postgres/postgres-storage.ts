@@ -142,6 +142,8 @@ async function createPool(connectionString: string, max: number, timeouts: Requi
   // An idle client losing its server emits 'error' on the pool; unheard, that would crash the
   // process. The next query reports the outage as 503 instead.
   pool.on('error', quiet);
+  // Heard from birth, not only from the first checkout.
+  pool.on('connect', (client) => client.on('error', quiet));
   return guard(pool, () => pool.end());
 }
 
