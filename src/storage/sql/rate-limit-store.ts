@@ -41,9 +41,10 @@ function fixedWindow(key: string, slot: number, policy: RateLimitPolicy, now: nu
  * Token bucket: one row per key (slot 0) holding the tokens left and when they were counted;
  * refill, take and verdict happen in the one upsert.
  */
-function tokenBucket(key: string, policy: RateLimitPolicy, now: number) {
-  const perMs = policy.limit / policy.windowMs;
-  const level = sql`${ref('hits')} + (${now} - ${ref('counted_at')}) * ${perMs}`;
+function tokenBucket(dialect: SqlDialect, key: string, policy: RateLimitPolicy, now: number) {
+  // Typed, or PostgreSQL infers the rate's parameter as bigint from `now - counted_at`.
+  const double = sql.raw(dialect.columnType('double'));
+  const level = sql`${ref('hits')} + CAST(${now} - ${ref('counted_at')} AS ${double}) * CAST(${policy.limit / policy.windowMs} AS ${double})`;
   const refilled = sql`CASE WHEN ${level} > ${policy.limit} THEN ${policy.limit} ELSE ${level} END`;
   return sql<Row>`INSERT INTO ${t} (rate_key, slot, hits, counted_at, expires_at, allowed) VALUES (${key}, 0, ${policy.limit - 1}, ${now}, ${now + policy.windowMs}, 1)
     ON CONFLICT (rate_key, slot) DO UPDATE SET
@@ -85,7 +86,7 @@ export function createSqlRateLimitStore(dialect: SqlDialect, db: SqlDb): RateLim
           const allowed = truthy(rows[0]!.allowed);
           return { allowed, retryAfterMs: allowed ? 0 : Math.max(0, slot + policy.windowMs - now) };
         }
-        const { rows } = await dialect.atomicWrite(db, (tx) => tokenBucket(key, policy, now).execute(tx));
+        const { rows } = await dialect.atomicWrite(db, (tx) => tokenBucket(dialect, key, policy, now).execute(tx));
         const allowed = truthy(rows[0]!.allowed);
         const tokens = Number(rows[0]!.hits);
         return { allowed, retryAfterMs: allowed ? 0 : Math.ceil((1 - tokens) / (policy.limit / policy.windowMs)) };
