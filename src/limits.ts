@@ -67,3 +67,9 @@ export const DEFAULT_PG_CONNECTION_TIMEOUT_MS = 5000;
  * (`sqliteStorage({ busyTimeoutMs })`).
  */
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Longest a SQLite rate-limit count waits for another process's write lock. Past it the request
+ * is let through uncounted: a rate limit must not make reads wait behind a long write.
+ */
+export const RATE_LIMIT_LOCK_WAIT_MS = 100;

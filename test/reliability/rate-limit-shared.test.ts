@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../../src/governed/rate-limit.ts';
@@ -31,6 +32,25 @@ it('has a shared rate-limit store for shared storage only: not for memory, nor f
   const inMemory = sqliteStorage({ filename: ':memory:' });
   expect(inMemory.rateLimitStore).toBeUndefined();
   await inMemory.close();
+});
+
+it('lets a request through uncounted when another process holds the SQLite write lock for long, instead of stalling it', async () => {
+  const file = join(dir, 'locked.db');
+  const driver = sqliteStorage({ filename: file });
+  await driver.migrate([]);
+  const holder = new Database(file);
+  holder.exec('BEGIN IMMEDIATE');
+  try {
+    const policy = { algorithm: 'fixed-window' as const, limit: 1, windowMs: 60_000 };
+    const started = performance.now();
+    expect(await driver.rateLimitStore!.consume('locked-out', policy, Date.now())).toEqual({ allowed: true, retryAfterMs: 0 });
+    // The short lock wait, not the 5 s busy timeout of writes.
+    expect(performance.now() - started).toBeLessThan(1000);
+  } finally {
+    holder.exec('ROLLBACK');
+    holder.close();
+    await driver.close();
+  }
 });
 
 const drivers: Array<[string, () => StorageDriver, string | undefined]> = [

@@ -47,7 +47,8 @@ describe.skipIf(Boolean(skip))(`hosts on one SQLite file while another process h
   let ids: string[] = [];
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: `sqlite:${filename}`, CELLGATE_JWT_SECRET: SECRET };
+    // Rate limiting on: its count is a write to the shared file, which must not stall reads either.
+    const env = { DATABASE_URL: `sqlite:${filename}`, CELLGATE_JWT_SECRET: SECRET, CELLGATE_RATE_LIMIT: '100000' };
     hosts = [await startHostProcess(env)];
     hosts.push(...(await Promise.all([startHostProcess(env), startHostProcess(env)])));
     token = await adminToken();

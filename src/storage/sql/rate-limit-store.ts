@@ -3,14 +3,16 @@
  * on one row, keyed by (key, window): the database serialises concurrent upserts of a row, so the
  * count is exact across processes. Expired rows are deleted in bounded batches, at most once per
  * interval per process, so the table stays the size of the callers active in the last windows.
+ * On SQLite the upsert needs the file's write lock: when another process holds it for longer than
+ * a short wait, the request is let through uncounted (reads must not freeze behind a writer).
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { MAX_RATE_LIMIT_KEY_LENGTH, RATE_LIMIT_CLEANUP_BATCH, RATE_LIMIT_CLEANUP_INTERVAL_MS } from '../../limits.ts';
+import { MAX_RATE_LIMIT_KEY_LENGTH, RATE_LIMIT_CLEANUP_BATCH, RATE_LIMIT_CLEANUP_INTERVAL_MS, RATE_LIMIT_LOCK_WAIT_MS } from '../../limits.ts';
 import type { RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.ts';
 import { RATE_LIMIT_TABLE } from './columns.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
-import { mapErrors } from './sql-errors.ts';
+import { toStorageError } from './sql-errors.ts';
 
 /** A key the table stores: short keys as they are, long ones as their SHA-256 (a row key stays small). */
 function storedKey(key: string): string {
@@ -75,21 +77,30 @@ export function createSqlRateLimitStore(dialect: SqlDialect, db: SqlDb): RateLim
       .catch(() => undefined);
   };
 
+  async function decide(key: string, policy: RateLimitPolicy, now: number): Promise<RateLimitDecision> {
+    if (policy.algorithm === 'fixed-window') {
+      const slot = Math.floor(now / policy.windowMs) * policy.windowMs;
+      const { rows } = await dialect.atomicWrite(db, (tx) => fixedWindow(key, slot, policy, now).execute(tx), RATE_LIMIT_LOCK_WAIT_MS);
+      const allowed = truthy(rows[0]!.allowed);
+      return { allowed, retryAfterMs: allowed ? 0 : Math.max(0, slot + policy.windowMs - now) };
+    }
+    const { rows } = await dialect.atomicWrite(db, (tx) => tokenBucket(dialect, key, policy, now).execute(tx), RATE_LIMIT_LOCK_WAIT_MS);
+    const allowed = truthy(rows[0]!.allowed);
+    const tokens = Number(rows[0]!.hits);
+    return { allowed, retryAfterMs: allowed ? 0 : Math.ceil((1 - tokens) / (policy.limit / policy.windowMs)) };
+  }
+
   return {
-    consume: (rawKey, policy, now) =>
-      mapErrors(dialect, async (): Promise<RateLimitDecision> => {
-        if (now >= nextCleanup) cleanup(now);
-        const key = storedKey(rawKey);
-        if (policy.algorithm === 'fixed-window') {
-          const slot = Math.floor(now / policy.windowMs) * policy.windowMs;
-          const { rows } = await dialect.atomicWrite(db, (tx) => fixedWindow(key, slot, policy, now).execute(tx));
-          const allowed = truthy(rows[0]!.allowed);
-          return { allowed, retryAfterMs: allowed ? 0 : Math.max(0, slot + policy.windowMs - now) };
-        }
-        const { rows } = await dialect.atomicWrite(db, (tx) => tokenBucket(dialect, key, policy, now).execute(tx));
-        const allowed = truthy(rows[0]!.allowed);
-        const tokens = Number(rows[0]!.hits);
-        return { allowed, retryAfterMs: allowed ? 0 : Math.ceil((1 - tokens) / (policy.limit / policy.windowMs)) };
-      }),
+    async consume(rawKey, policy, now) {
+      if (now >= nextCleanup) cleanup(now);
+      try {
+        return await decide(storedKey(rawKey), policy, now);
+      } catch (error) {
+        // Another process holds SQLite's write lock for long: let the request through uncounted
+        // rather than make every read wait for a lock it does not otherwise need.
+        if (dialect.classify(error) === 'busy') return { allowed: true, retryAfterMs: 0 };
+        throw toStorageError(dialect, error);
+      }
+    },
   };
 }

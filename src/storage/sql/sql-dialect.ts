@@ -64,9 +64,10 @@ export interface SqlDialect {
   /**
    * Runs `fn`, one writing statement, atomically: as it is where the database serialises a
    * single statement by itself (PostgreSQL), in a write transaction where taking the write lock
-   * needs waiting for other processes (SQLite).
+   * needs waiting for other processes (SQLite; at most `lockWaitMs` when given, else the
+   * driver's busy timeout, before a `busy` error).
    */
-  atomicWrite<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  atomicWrite<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>, lockWaitMs?: number): Promise<T>;
   /** Classifies an error thrown by the client. */
   classify(error: unknown): ErrorClass | undefined;
 }

@@ -122,6 +122,6 @@ export const createSqliteDialect = (busyTimeoutMs: number): SqlDialect => ({
   },
   withMigrationLock: (db, fn) => immediate(db, fn, busyTimeoutMs),
   transaction: (db, fn) => immediate(db, fn, busyTimeoutMs),
-  atomicWrite: (db, fn) => immediate(db, fn, busyTimeoutMs),
+  atomicWrite: (db, fn, lockWaitMs) => immediate(db, fn, lockWaitMs ?? busyTimeoutMs),
   classify,
 });
