@@ -6,9 +6,10 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../src/errors.ts';
+import { CellgateError, ConfigurationError } from '../../src/errors.ts';
 import { postgresStorage } from '../../src/storage/postgres/index.ts';
 import { transactionSlotsFor } from '../../src/storage/postgres/postgres-storage.ts';
+import { conformanceModels, freshScope, invoiceModel } from '../../src/testing/storage-conformance-fixtures.ts';
 import { startTestPostgres } from '../support/postgres.ts';
 import { driverSkip } from '../storage/drivers.ts';
 import { startHostProcess, type HostProcess } from '../storage/fixtures/host-process.ts';
@@ -49,6 +50,26 @@ describe.skipIf(Boolean(skip))(`a record locked from outside (PostgreSQL)${skip 
     await host?.stop();
     if (server.ok) await server.db.stop();
   }, 60_000);
+
+  it('answers 503 + Retry-After when no pooled connection frees up within the connection timeout', async () => {
+    const driver = postgresStorage({ connectionString: server.ok ? server.db.url : '', max: 1, connectionTimeoutMs: 300 });
+    await driver.migrate(conformanceModels);
+    let release = () => undefined as void;
+    const held = driver.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      const started = performance.now();
+      const error = await driver.get(invoiceModel, freshScope(), '00000000-0000-4000-8000-000000000000').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CellgateError);
+      expect((error as CellgateError).status).toBe(503);
+      expect((error as CellgateError).headers?.['Retry-After']).toBe('1');
+      expect(performance.now() - started).toBeLessThan(3000);
+    } finally {
+      release();
+      await held;
+      await driver.close();
+    }
+  });
 
   it('answers PATCHes of the locked record with 503 + Retry-After within the lock timeout, and reads of other records at normal speed', async () => {
     const locked = await createCustomer(host, token, 'Locked');
