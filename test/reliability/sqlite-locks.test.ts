@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors.ts';
 import { sqliteStorage } from '../../src/storage/sqlite/index.ts';
@@ -38,6 +39,30 @@ describe('sqliteStorage busyTimeoutMs', () => {
   it('refuses a negative or non-numeric busy timeout', () => {
     expect(() => sqliteStorage({ filename: ':memory:', busyTimeoutMs: -1 })).toThrow(ConfigurationError);
     expect(() => sqliteStorage({ filename: ':memory:', busyTimeoutMs: Number.NaN })).toThrow(ConfigurationError);
+  });
+});
+
+describe('statements outside a transaction (SQLite)', () => {
+  it('wait on timers for a write lock another connection holds, then succeed', async () => {
+    const file = join(dir, 'direct.db');
+    const driver = sqliteStorage({ filename: file });
+    await driver.migrate([]);
+    const holder = new Database(file);
+    holder.exec('BEGIN IMMEDIATE');
+    setTimeout(() => holder.exec('COMMIT'), 300);
+    const record = { tenantId: 't', actorId: 'a', key: 'k', requestHash: 'h', status: 201, body: '{}', createdAt: new Date().toISOString() };
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 10);
+    try {
+      // An autocommit write on the driver itself: it needs the write lock the holder has.
+      expect(await driver.putIdempotency(record)).toBe(true);
+      // The event loop kept running while it waited.
+      expect(ticks).toBeGreaterThan(3);
+    } finally {
+      clearInterval(ticker);
+      holder.close();
+      await driver.close();
+    }
   });
 });
 

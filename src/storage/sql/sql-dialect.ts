@@ -68,6 +68,11 @@ export interface SqlDialect {
    * driver's busy timeout, before a `busy` error).
    */
   atomicWrite<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>, lockWaitMs?: number): Promise<T>;
+  /**
+   * How long a statement outside a transaction is retried (on timers) while the database reports
+   * it busy; undefined when busy means a timeout that a retry would only repeat (PostgreSQL).
+   */
+  readonly busyRetryMs?: number;
   /** Classifies an error thrown by the client. */
   classify(error: unknown): ErrorClass | undefined;
 }

@@ -4,7 +4,9 @@
  * `transaction(fn)` is one real database transaction, committed when `fn` resolves and rolled
  * back when it throws, retried once when the database reports a serialization failure or deadlock.
  */
+import { CellgateError } from '../../errors.ts';
 import type { StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
+import { retryWhileBusy } from './busy-retry.ts';
 import { createGate } from './gate.ts';
 import { migrate } from './migrate.ts';
 import { createSqlRateLimitStore } from './rate-limit-store.ts';
@@ -28,11 +30,25 @@ export interface SqlStorageOptions {
   transactionSlots?: { slots: number; waitMs: number };
 }
 
+/**
+ * The session outside transactions, each call retried on timers while the database reports the
+ * lock busy (SQLite: another process's write at a bad moment), up to the dialect's wait.
+ */
+function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): StorageSession {
+  const waitMs = dialect.busyRetryMs;
+  if (waitMs === undefined) return session;
+  const busy = (error: unknown) => dialect.classify(error instanceof CellgateError ? error.cause : error) === 'busy';
+  const wrapped = Object.fromEntries(
+    Object.entries(session).map(([name, call]) => [name, (...args: unknown[]) => retryWhileBusy(() => (call as (...a: unknown[]) => Promise<unknown>)(...args), busy, waitMs)]),
+  );
+  return wrapped as unknown as StorageSession;
+}
+
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
 export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
   const { dialect, db } = options;
   const cache = createStatementCache();
-  const direct = createSqlSession(dialect, db, cache);
+  const direct = retryingWhenBusy(dialect, createSqlSession(dialect, db, cache));
 
   const gate = options.transactionSlots ? createGate(options.transactionSlots.slots, options.transactionSlots.waitMs) : <T>(run: () => Promise<T>) => run();
 

@@ -5,7 +5,7 @@
  * because SQLite's own `lower()`/`LIKE` fold ASCII only.
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { ColumnKind, ErrorClass, SqlDb, SqlDialect, SqlTx } from '../sql/index.ts';
+import { retryWhileBusy, type ColumnKind, type ErrorClass, type SqlDb, type SqlDialect, type SqlTx } from '../sql/index.ts';
 
 /** Name of the case-folding function every connection registers. */
 export const SQLITE_FOLD_FUNCTION = 'cellgate_fold';
@@ -29,9 +29,6 @@ const TYPES: Record<ColumnKind, string> = {
  */
 export const SQLITE_BUSY_SLICE_MS = 5;
 
-/** Longest pause between two tries to take the write lock. */
-const MAX_RETRY_PAUSE_MS = 50;
-
 /** The write lock was not free; carries the SQLite error. */
 class LockBusy extends Error {}
 
@@ -40,38 +37,35 @@ function isBusy(error: unknown): boolean {
   return typeof code === 'string' && /^SQLITE_BUSY/.test(code);
 }
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * `BEGIN IMMEDIATE` … `COMMIT`, waiting up to `busyTimeoutMs` for the write lock. Between tries
  * the connection is released, so this process's reads go on while its write waits.
  */
 async function immediate<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>, busyTimeoutMs: number): Promise<T> {
-  const deadline = Date.now() + busyTimeoutMs;
-  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, MAX_RETRY_PAUSE_MS)) {
-    try {
-      // connection() holds Kysely's single SQLite connection for the whole callback, so nothing
-      // else of this process interleaves with the transaction.
-      return await db.connection().execute(async (connection) => {
-        await sql`BEGIN IMMEDIATE`.execute(connection).catch((error: unknown) => {
-          throw isBusy(error) ? new LockBusy('busy', { cause: error }) : error;
-        });
-        try {
-          const result = await fn(connection);
-          await sql`COMMIT`.execute(connection);
-          return result;
-        } catch (error) {
-          await sql`ROLLBACK`.execute(connection).catch(() => undefined);
-          throw error;
-        }
-      });
-    } catch (error) {
-      if (!(error instanceof LockBusy)) throw error;
-      const wait = pauseMs * (0.5 + Math.random() / 2);
-      if (Date.now() + wait >= deadline) throw error.cause;
-      await pause(wait);
-    }
+  try {
+    return await retryWhileBusy(() => beginImmediate(db, fn), (error) => error instanceof LockBusy, busyTimeoutMs);
+  } catch (error) {
+    throw error instanceof LockBusy ? error.cause : error;
   }
+}
+
+/** One try: `BEGIN IMMEDIATE` failing because the lock is taken throws {@link LockBusy}. */
+function beginImmediate<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  // connection() holds Kysely's single SQLite connection for the whole callback, so nothing
+  // else of this process interleaves with the transaction.
+  return db.connection().execute(async (connection) => {
+    await sql`BEGIN IMMEDIATE`.execute(connection).catch((error: unknown) => {
+      throw isBusy(error) ? new LockBusy('busy', { cause: error }) : error;
+    });
+    try {
+      const result = await fn(connection);
+      await sql`COMMIT`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 function classify(error: unknown): ErrorClass | undefined {
@@ -123,5 +117,6 @@ export const createSqliteDialect = (busyTimeoutMs: number): SqlDialect => ({
   withMigrationLock: (db, fn) => immediate(db, fn, busyTimeoutMs),
   transaction: (db, fn) => immediate(db, fn, busyTimeoutMs),
   atomicWrite: (db, fn, lockWaitMs) => immediate(db, fn, lockWaitMs ?? busyTimeoutMs),
+  busyRetryMs: busyTimeoutMs,
   classify,
 });
