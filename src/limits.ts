@@ -108,3 +108,44 @@ export const MAX_GUIDANCE_TEXT_LENGTH = 2000;
  * rest is cut and counted), so a failure carrying client input never writes an unbounded line.
  */
 export const MAX_LOGGED_TEXT_LENGTH = 16 * 1024;
+
+/**
+ * Longest rate-limit key stored as it is in a shared (database) rate-limit store; a longer key
+ * (a very long actor id) is stored as its SHA-256, so one row stays small whatever the token says.
+ */
+export const MAX_RATE_LIMIT_KEY_LENGTH = 200;
+
+/** Most expired rate-limit rows one cleanup deletes, so a cleanup is one short statement. */
+export const RATE_LIMIT_CLEANUP_BATCH = 1000;
+
+/** Least time between two cleanups of expired rate-limit rows by one process. */
+export const RATE_LIMIT_CLEANUP_INTERVAL_MS = 10_000;
+
+/**
+ * PostgreSQL `lock_timeout` of cellgate's connections by default: a write waiting longer for a
+ * row lock (another change holding the record) answers 503 with `Retry-After`. Configurable
+ * (`postgresStorage({ lockTimeoutMs })`).
+ */
+export const DEFAULT_PG_LOCK_TIMEOUT_MS = 2000;
+
+/** PostgreSQL `statement_timeout` by default: no statement runs longer. Configurable (`statementTimeoutMs`). */
+export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 10_000;
+
+/**
+ * Longest wait for a pooled PostgreSQL connection (or a transaction slot) before answering 503
+ * with `Retry-After` instead of queueing without end. Configurable (`connectionTimeoutMs`).
+ */
+export const DEFAULT_PG_CONNECTION_TIMEOUT_MS = 5000;
+
+/**
+ * Longest a SQLite write waits for another process's write lock before answering 503. The wait
+ * is a series of short tries scheduled on timers, never a blocking sleep. Configurable
+ * (`sqliteStorage({ busyTimeoutMs })`).
+ */
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Longest a SQLite rate-limit count waits for another process's write lock. Past it the request
+ * is let through uncounted: a rate limit must not make reads wait behind a long write.
+ */
+export const RATE_LIMIT_LOCK_WAIT_MS = 100;

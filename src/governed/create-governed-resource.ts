@@ -8,7 +8,7 @@ import { ConfigurationError } from '../errors.ts';
 import { isLogger, type Logger } from '../logging.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
-import type { EntityStorageModel } from '../storage/types.ts';
+import type { EntityStorageModel, StorageDriver } from '../storage/types.ts';
 import { createAuthenticator, type Authenticator } from './auth/verify.ts';
 import type { AuthOptions } from './auth/options.ts';
 import { deprecationHeaders, type DeprecationOptions } from './http/headers.ts';
@@ -83,19 +83,20 @@ export function authenticatorOf(auth: AuthOptions | Authenticator | undefined): 
 }
 
 /** Builds the limiter of a `rateLimit` option (undefined when off). */
-export function limiterOf(option: RateLimitOptions | RateLimiter | false | undefined): RateLimiter | undefined {
+export function limiterOf(option: RateLimitOptions | RateLimiter | false | undefined, storage?: StorageDriver): RateLimiter | undefined {
   if (!option) return undefined;
-  return typeof option === 'function' ? option : createRateLimiter(option);
+  // Counted in shared storage by default, so processes sharing a database share the limit.
+  return typeof option === 'function' ? option : createRateLimiter(option, 'rateLimit', storage?.rateLimitStore);
 }
 
 /** The shared parts of the pipeline, resolved once (an API resolves them once for all its resources). */
-export function pipelineOf(options: GovernedHttpOptions, headers: Record<string, string> = {}): Pipeline {
+export function pipelineOf(options: GovernedHttpOptions, headers: Record<string, string> = {}, storage?: StorageDriver): Pipeline {
   if (options.logger !== undefined && typeof options.logger !== 'function' && !isLogger(options.logger)) {
     throw new ConfigurationError('logger', 'must be a pino-style logger (error, warn, info, debug methods) or a function.');
   }
   return {
     authenticate: authenticatorOf(options.auth),
-    limiter: limiterOf(options.rateLimit),
+    limiter: limiterOf(options.rateLimit, storage),
     headers,
     hooks: options.hooks,
     onError: options.onError,
@@ -176,5 +177,5 @@ function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
  * const response = await customers(request); // or customers.match(request) → undefined when not its path
  */
 export function createGovernedResource(options: GovernedResourceOptions): GovernedResource {
-  return buildGovernedResource(options, pipelineOf(options));
+  return buildGovernedResource(options, pipelineOf(options, {}, options.storage));
 }

@@ -1,35 +1,14 @@
 /**
- * Rate limiting of governed routes (DECISIONS.md B15): a fixed window or a token bucket per
- * tenant + actor, counted by a {@link RateLimitStore}. The bundled store is in-process; a shared
- * store (Redis, a database) implements the same one method so several processes count together.
+ * Rate limiting of governed routes: a fixed window or a token bucket per tenant + actor, counted
+ * by a {@link RateLimitStore}. On storage several processes share (PostgreSQL, a SQLite file) the
+ * default store is the storage's own table, so every process counts together; otherwise (memory)
+ * it is in-process. Another shared store (Redis, …) implements the same one method.
  */
 import { CellgateError, ConfigurationError } from '../errors.ts';
+import type { RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../storage/types.ts';
 import type { Actor } from './types.ts';
 
-/** How requests are counted. */
-export interface RateLimitPolicy {
-  /** `fixed-window`: at most `limit` requests per window. `token-bucket`: a bucket of `limit` tokens refilled evenly over `windowMs`. */
-  algorithm: 'fixed-window' | 'token-bucket';
-  limit: number;
-  windowMs: number;
-}
-
-/** The verdict on one request. */
-export interface RateLimitDecision {
-  allowed: boolean;
-  /** Milliseconds until a request would be allowed again (0 when allowed). */
-  retryAfterMs: number;
-}
-
-/**
- * Where counts live. `consume` must count the request and decide atomically for its key.
- *
- * @example
- * const store: RateLimitStore = { consume: (key, policy, now) => redisConsume(key, policy, now) };
- */
-export interface RateLimitStore {
-  consume(key: string, policy: RateLimitPolicy, now: number): RateLimitDecision | Promise<RateLimitDecision>;
-}
+export type { RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../storage/types.ts';
 
 /** Options of `rateLimit` on a governed resource. */
 export interface RateLimitOptions {
@@ -39,7 +18,10 @@ export interface RateLimitOptions {
   windowMs?: number;
   /** @default "fixed-window" */
   algorithm?: RateLimitPolicy['algorithm'];
-  /** Where counts are kept. @default an in-memory store private to this limiter */
+  /**
+   * Where counts are kept.
+   * @default the storage's shared store (`storage.rateLimitStore`) when the storage has one, else an in-memory store private to this limiter
+   */
   store?: RateLimitStore;
   /** The counting key. @default `${actor.tenantId}:${actor.id}` */
   key?: (actor: Actor, request: Request) => string;
@@ -97,19 +79,20 @@ export function memoryRateLimitStore(): MemoryRateLimitStore {
 export type RateLimiter = (actor: Actor, request: Request) => Promise<void>;
 
 /**
- * Builds a limiter from options, validating them.
+ * Builds a limiter from options, validating them. `sharedStore` (the storage's
+ * `rateLimitStore`) is used when the options name no store.
  *
  * @example
  * const limit = createRateLimiter({ limit: 120 }); // 120 requests per minute per tenant + actor
  */
-export function createRateLimiter(options: RateLimitOptions, path = 'rateLimit'): RateLimiter {
+export function createRateLimiter(options: RateLimitOptions, path = 'rateLimit', sharedStore?: RateLimitStore): RateLimiter {
   if (!Number.isInteger(options.limit) || options.limit < 1) {
     throw new ConfigurationError(`${path}.limit`, 'must be a positive integer.');
   }
   const windowMs = options.windowMs ?? 60_000;
   if (!Number.isFinite(windowMs) || windowMs <= 0) throw new ConfigurationError(`${path}.windowMs`, 'must be a positive number.');
   const policy: RateLimitPolicy = { algorithm: options.algorithm ?? 'fixed-window', limit: options.limit, windowMs };
-  const store = options.store ?? memoryRateLimitStore();
+  const store = options.store ?? sharedStore ?? memoryRateLimitStore();
   const keyOf = options.key ?? ((actor: Actor) => `${actor.tenantId}:${actor.id}`);
   return async (actor, request) => {
     const decision = await store.consume(keyOf(actor, request), policy, Date.now());

@@ -223,6 +223,31 @@ export interface StorageCapabilities {
   appendOnlyAuditEnforced: boolean;
 }
 
+/** How requests are counted by a rate limiter. */
+export interface RateLimitPolicy {
+  /** `fixed-window`: at most `limit` requests per window. `token-bucket`: a bucket of `limit` tokens refilled evenly over `windowMs`. */
+  algorithm: 'fixed-window' | 'token-bucket';
+  limit: number;
+  windowMs: number;
+}
+
+/** The verdict on one request. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Milliseconds until a request would be allowed again (0 when allowed). */
+  retryAfterMs: number;
+}
+
+/**
+ * Where rate-limit counts live. `consume` must count the request and decide atomically for its key.
+ *
+ * @example
+ * const store: RateLimitStore = { consume: (key, policy, now) => redisConsume(key, policy, now) };
+ */
+export interface RateLimitStore {
+  consume(key: string, policy: RateLimitPolicy, now: number): RateLimitDecision | Promise<RateLimitDecision>;
+}
+
 /**
  * A storage driver. Reads outside a transaction go to the driver itself; every mutation of the
  * core runs inside {@link StorageDriver.transaction}, which commits when `fn` resolves and rolls
@@ -240,6 +265,12 @@ export interface StorageDriver extends StorageSession {
    * core can call it on every keyed create and keep the table from growing without end.
    */
   sweepIdempotency(now: string, limit: number): Promise<number>;
+  /**
+   * Rate-limit counts kept in this storage, so every process sharing it counts together (one
+   * atomic upsert per request). Absent when the storage is private to one process (memory, an
+   * in-memory SQLite): limiters then count in process.
+   */
+  readonly rateLimitStore?: RateLimitStore;
   /** Releases connections and handles. */
   close(): Promise<void>;
 }

@@ -27,6 +27,7 @@ describe('cellgate migrate', () => {
       'cellgate_audit_log',
       'cellgate_idempotency',
       'cellgate_migrations',
+      'cellgate_rate_limit',
       'cellgate_version_state',
       'crm_customer_v1',
       'crm_invoice_v1',

@@ -36,7 +36,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function serverBinaries(): string | undefined {
+/** The newest installed PostgreSQL server binaries folder, if any. */
+export function serverBinaries(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
@@ -50,7 +51,16 @@ function runAsOwner(binary: string, args: string[]) {
   return exec('su', ['postgres', '-s', '/bin/sh', '-c', quoted], { timeout: 60_000 });
 }
 
-async function startCluster(bin: string): Promise<TestPostgres> {
+/** A throwaway cluster of our own, which a fault test may stop and start again. */
+export interface TestCluster extends TestPostgres {
+  /** `pg_ctl stop -m <mode>` (the cluster stays on disk). */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** `pg_ctl start` again after {@link halt}, on the same port. */
+  resume(): Promise<void>;
+}
+
+/** Initialises and starts a throwaway cluster from the server binaries in `bin`. */
+export async function startCluster(bin: string): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'cellgate-pg-'));
   if (userInfo().uid === 0) {
     const { stdout } = await exec('id', ['-u', 'postgres']);
@@ -61,7 +71,8 @@ async function startCluster(bin: string): Promise<TestPostgres> {
   await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = await freePort();
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200`;
-  await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const start = () => runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  await start();
   // A worker that ends without running its teardown (a crash, a bench run) must not leave the
   // server behind: stop it synchronously on exit unless stop() already did.
   const stopArgs = ['-D', data, '-m', 'immediate', '-w', 'stop'];
@@ -84,6 +95,8 @@ async function startCluster(bin: string): Promise<TestPostgres> {
   process.once('SIGINT', stopOnSignal);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    halt: async (mode) => void (await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop'])),
+    resume: async () => void (await start()),
     async stop() {
       process.removeListener('exit', stopOnExit);
       process.removeListener('SIGTERM', stopOnSignal);

@@ -60,7 +60,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   const { resources: entries, auditRoutes: withAudit = true, storage, redaction, audit, metrics, ...http } = options;
   if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
   if (!Array.isArray(entries) || entries.length === 0) throw new ConfigurationError('resources', 'must list at least one entity.');
-  const pipeline = pipelineOf(http);
+  const pipeline = pipelineOf(http, {}, storage);
   const shared = {
     ...http,
     storage,

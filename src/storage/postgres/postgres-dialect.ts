@@ -25,7 +25,13 @@ const TYPES: Record<ColumnKind, string> = {
   string_array: 'text[]',
 };
 
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '53400', '55000', '58030']);
+// Shutdown, crash recovery, too many connections, the database or role gone or refused (a
+// password rotated): the request did not happen, and it may succeed once the database is back.
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '53400', '55000', '58030', '3D000', '28000', '28P01']);
+// lock_timeout (lock_not_available) and statement_timeout (query_canceled).
+const BUSY_CODES = new Set(['55P03', '57014']);
+// disk_full: a retry does not help until space is freed.
+const FULL_CODES = new Set(['53100']);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const INVALID_CODES = new Set(['22P02', '22003', '22021', '22007', '22008', '22001', '2202E', '22P05']);
 const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connection error|Cannot use a pool after calling end|Client was closed|not queryable/i;
@@ -36,6 +42,8 @@ function classify(error: unknown): ErrorClass | undefined {
   if (typeof code === 'string') {
     if (code === '23505') return 'unique';
     if (code === '40001' || code === '40P01') return 'retry';
+    if (BUSY_CODES.has(code)) return 'busy';
+    if (FULL_CODES.has(code)) return 'full';
     if (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || NETWORK_CODES.has(code)) return 'unavailable';
     if (INVALID_CODES.has(code)) return 'invalid';
   }
@@ -110,5 +118,7 @@ export const postgresDialect: SqlDialect = {
       return fn(tx);
     }),
   transaction: (db, fn) => db.transaction().execute(fn),
+  // One upsert is atomic on its own: no BEGIN/COMMIT round trips.
+  atomicWrite: (db, fn) => fn(db),
   classify,
 };

@@ -2,78 +2,215 @@
  * `postgresStorage()`: the SQL driver on node-postgres. `pg` is an optional peer dependency,
  * loaded with a dynamic import only when a `connectionString` is given; a `pool` you pass is used
  * as is and never ended by cellgate.
+ *
+ * No database error ends the process: the pool and every client cellgate checks out have an
+ * `error` listener (pg emits `error` on a client whose server goes away, even in the middle of a
+ * query, and an unheard `error` event kills Node). The failing request answers 503 with
+ * `Retry-After`, pg drops the broken client when it is released, and the next checkout connects
+ * afresh, so the pool recovers by itself once the database is back.
  */
-import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
-import { ConfigurationError } from '../../errors.ts';
-import { createSqlStorage, type SqlSchema } from '../sql/index.ts';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { CellgateError, ConfigurationError } from '../../errors.ts';
+import { DEFAULT_PG_CONNECTION_TIMEOUT_MS, DEFAULT_PG_LOCK_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../../limits.ts';
+import { createSqlStorage, type SqlDialect, type SqlSchema } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
 import { postgresDialect } from './postgres-dialect.ts';
 
 /** The parts of a `pg.Pool` cellgate uses (structural: `connect()` and `end()`). */
 export type PostgresPoolLike = PostgresPool;
 
+/** Time limits of {@link postgresStorage}, in milliseconds; `0` turns one off. */
+export interface PostgresTimeouts {
+  /**
+   * How long a statement waits for a row lock (another change holding the record) before the
+   * request answers 503 with `Retry-After`. PostgreSQL's `lock_timeout`.
+   * @default 2000 (with `connectionString`); with a `pool`, the pool's own setting unless given
+   */
+  lockTimeoutMs?: number;
+  /**
+   * Longest any statement may run. PostgreSQL's `statement_timeout`.
+   * @default 10000 (with `connectionString`); with a `pool`, the pool's own setting unless given
+   */
+  statementTimeoutMs?: number;
+}
+
 /** Options of {@link postgresStorage}: a connection string, or a pool you created. */
 export type PostgresStorageOptions =
-  | {
+  | (PostgresTimeouts & {
       /**
        * A libpq connection URL.
        * @example 'postgres://app:secret@db.internal:5432/app'
        */
       connectionString: string;
       /**
-       * Most connections the pool opens.
+       * Most connections the pool opens. A quarter of them (at least one, when `max` > 1) is
+       * kept for reads: write transactions never take them, so reads go on while writes wait on
+       * locks.
        * @default 10
        */
       max?: number;
-    }
-  | {
+      /**
+       * Longest wait for a connection (or, for a write, for a free transaction slot) before the
+       * request answers 503 with `Retry-After` instead of queueing without end.
+       * @default 5000
+       */
+      connectionTimeoutMs?: number;
+    })
+  | (PostgresTimeouts & {
       /**
        * A `pg.Pool` (or anything with the same `connect()`/`end()`), or a function returning one
-       * (called on first use). cellgate never ends a pool you pass.
+       * (called on first use). cellgate never ends a pool you pass. Give the timeouts to set them
+       * per transaction (`SET LOCAL`, one more statement per write); size and connection timeout
+       * are the pool's own (`max`, `connectionTimeoutMillis`).
        */
       pool: PostgresPoolLike | (() => PostgresPoolLike | Promise<PostgresPoolLike>);
-    };
+    });
 
-async function createPool(connectionString: string, max: number): Promise<PostgresPoolLike> {
+const quiet = () => undefined;
+const guarded = new WeakSet<object>();
+
+/**
+ * A pool whose checked-out clients always have an `error` listener: pg emits `error` on a client
+ * whose connection dies while it is checked out (a server restart, `pg_terminate_backend`), and
+ * Node ends the process on an unheard `error` event. The query in flight rejects on its own.
+ */
+function guard(pool: PostgresPoolLike, end: () => Promise<void>): PostgresPoolLike {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      if (!guarded.has(client)) {
+        guarded.add(client);
+        (client as unknown as { on(event: 'error', listener: () => void): void }).on('error', quiet);
+      }
+      return client;
+    },
+    end,
+  };
+}
+
+function checkTimeout(path: string, value: number | undefined): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new ConfigurationError(path, 'must be a whole number of milliseconds >= 0');
+}
+
+/** Write transactions allowed at once for a pool of `max`: all but a quarter (at least one) kept for reads. */
+export function transactionSlotsFor(max: number): number {
+  return max <= 1 ? 1 : max - Math.max(1, Math.floor(max / 4));
+}
+
+/** One line naming what went wrong: the first of a multi-address connect, with its code. */
+function describeCause(error: unknown): string {
+  const nested = (error as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(nested) && nested.length > 0) return describeCause(nested[0]);
+  const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return message || 'unknown error';
+  return message.includes(code) ? message : `${message || 'error'} (${code})`;
+}
+
+/**
+ * The driver's `migrate()` is what a host runs at start: when it cannot reach the database, its
+ * 503 names where it tried and why (host, port, database, cause; never the password).
+ */
+function withStartDiagnosis(storage: StorageDriver, connectionString: string): StorageDriver {
+  const url = new URL(connectionString);
+  const where = `PostgreSQL at ${url.hostname}:${url.port || '5432'}${url.pathname.length > 1 ? ` (database ${decodeURIComponent(url.pathname.slice(1))})` : ''}`;
+  const migrate: StorageDriver['migrate'] = async (models) => {
+    try {
+      await storage.migrate(models);
+    } catch (error) {
+      const cause = error instanceof CellgateError ? error.cause : error;
+      if (error instanceof CellgateError && error.code !== 'SERVICE_UNAVAILABLE') throw error;
+      throw new CellgateError('SERVICE_UNAVAILABLE', `cannot use ${where}: ${describeCause(cause)}`, {
+        headers: { 'Retry-After': '1' },
+        cause,
+      });
+    }
+  };
+  return { ...storage, migrate };
+}
+
+async function createPool(connectionString: string, max: number, timeouts: Required<PostgresTimeouts>, connectionTimeoutMs: number): Promise<PostgresPoolLike> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: connectionTimeoutMs,
+    // Sent with the connection's start-up message: no extra round trip per transaction.
+    ...(timeouts.lockTimeoutMs > 0 ? { lock_timeout: timeouts.lockTimeoutMs } : {}),
+    ...(timeouts.statementTimeoutMs > 0 ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+  });
   // An idle client losing its server emits 'error' on the pool; unheard, that would crash the
   // process. The next query reports the outage as 503 instead.
-  pool.on('error', () => undefined);
-  return pool;
+  pool.on('error', quiet);
+  // Heard from birth, not only from the first checkout.
+  pool.on('connect', (client) => client.on('error', quiet));
+  return guard(pool, () => pool.end());
+}
+
+/** The dialect with the timeouts set per transaction (`SET LOCAL`), for a pool cellgate did not configure. */
+function withLocalTimeouts(timeouts: PostgresTimeouts): SqlDialect {
+  const settings = [
+    ...(timeouts.lockTimeoutMs === undefined ? [] : [sql`set_config('lock_timeout', ${`${timeouts.lockTimeoutMs}ms`}, true)`]),
+    ...(timeouts.statementTimeoutMs === undefined ? [] : [sql`set_config('statement_timeout', ${`${timeouts.statementTimeoutMs}ms`}, true)`]),
+  ];
+  if (settings.length === 0) return postgresDialect;
+  return {
+    ...postgresDialect,
+    transaction: (db, fn) =>
+      db.transaction().execute(async (tx) => {
+        await sql`SELECT ${sql.join(settings)}`.execute(tx);
+        return fn(tx);
+      }),
+  };
 }
 
 /**
  * A PostgreSQL storage driver: many stateless host processes may share one database; the
  * version check is a conditional UPDATE whose row count decides, so it holds across processes.
+ * Rate limits are counted in the database too (`cellgate_rate_limit`).
  *
  * @example
  * import { postgresStorage } from 'cellgate/storage/postgres';
- * const storage = postgresStorage({ connectionString: process.env.DATABASE_URL! });
+ * const storage = postgresStorage({ connectionString: process.env.DATABASE_URL!, lockTimeoutMs: 1000 });
  */
 export function postgresStorage(options: PostgresStorageOptions): StorageDriver {
-  let pool: () => Promise<PostgresPoolLike>;
+  checkTimeout('options.lockTimeoutMs', options.lockTimeoutMs);
+  checkTimeout('options.statementTimeoutMs', options.statementTimeoutMs);
+  const capabilities = { durable: true, multiProcess: true, appendOnlyAuditEnforced: true };
   if ('connectionString' in options) {
-    const { connectionString, max = 10 } = options;
-    if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)) {
+    const { connectionString, max = 10, connectionTimeoutMs = DEFAULT_PG_CONNECTION_TIMEOUT_MS } = options;
+    if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString) || !URL.canParse(connectionString)) {
       throw new ConfigurationError('options.connectionString', 'must be a postgres:// or postgresql:// URL');
     }
     if (!Number.isInteger(max) || max < 1) throw new ConfigurationError('options.max', 'must be a positive integer');
-    pool = () => createPool(connectionString, max);
-  } else if ('pool' in options && options.pool) {
+    checkTimeout('options.connectionTimeoutMs', connectionTimeoutMs);
+    const timeouts = {
+      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_PG_LOCK_TIMEOUT_MS,
+      statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+    };
+    const storage = createSqlStorage({
+      name: 'postgres',
+      dialect: postgresDialect,
+      db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: () => createPool(connectionString, max, timeouts, connectionTimeoutMs) }) }),
+      capabilities,
+      // 0 = wait without end, as pg does; a huge wait stands in for it.
+      transactionSlots: { slots: transactionSlotsFor(max), waitMs: connectionTimeoutMs || 2 ** 31 - 1 },
+    });
+    return withStartDiagnosis(storage, connectionString);
+  }
+  if ('pool' in options && options.pool) {
     const given = options.pool;
-    pool = async () => {
+    const pool = async () => {
       const resolved = typeof given === 'function' ? await given() : given;
       // Kysely ends its pool on destroy(); a pool the caller owns must survive that.
-      return { connect: () => resolved.connect(), end: async () => undefined };
+      return guard(resolved, async () => undefined);
     };
-  } else {
-    throw new ConfigurationError('options', 'give either connectionString or pool');
+    return createSqlStorage({
+      name: 'postgres',
+      dialect: withLocalTimeouts(options),
+      db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool }) }),
+      capabilities,
+    });
   }
-  return createSqlStorage({
-    name: 'postgres',
-    dialect: postgresDialect,
-    db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool }) }),
-    capabilities: { durable: true, multiProcess: true, appendOnlyAuditEnforced: true },
-  });
+  throw new ConfigurationError('options', 'give either connectionString or pool');
 }

@@ -117,5 +117,21 @@ export const IDEMPOTENCY_COLUMNS: readonly ColumnSpec[] = [
   col('expires_at', 'timestamp'),
 ];
 
+/** Rate-limit counts shared by every process on the database; the key is (rate_key, slot). */
+export const RATE_LIMIT_TABLE = 'cellgate_rate_limit';
+/**
+ * Rate-limit columns: `slot` is the window start (fixed window) or 0 (token bucket), `hits` the
+ * requests counted or tokens left, `counted_at` and `expires_at` epoch milliseconds, `allowed`
+ * the verdict of the last request (1/0).
+ */
+export const RATE_LIMIT_COLUMNS: readonly ColumnSpec[] = [
+  col('rate_key', 'text', true),
+  col('slot', 'bigint', true),
+  col('hits', 'double', true),
+  col('counted_at', 'bigint', true),
+  col('expires_at', 'bigint', true),
+  col('allowed', 'int', true),
+];
+
 /** Bookkeeping of applied migration steps: name → checksum of what was applied. */
 export const MIGRATIONS_TABLE = 'cellgate_migrations';

@@ -13,6 +13,8 @@ import {
   IDEMPOTENCY_COLUMNS,
   IDEMPOTENCY_TABLE,
   MIGRATIONS_TABLE,
+  RATE_LIMIT_COLUMNS,
+  RATE_LIMIT_TABLE,
   scopeColumns,
   VERSION_COLUMNS,
   VERSION_TABLE,
@@ -109,6 +111,20 @@ function idempotencyExpiryStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/** The shared rate-limit table (its own step, so adding it leaves the core step applied as it was). */
+function rateLimitStep(dialect: SqlDialect): MigrationStep {
+  return {
+    name: 'cellgate:rate-limit',
+    checksum: `rate-limit@1:${dialect.name}`,
+    async apply(tx) {
+      await createTable(dialect, RATE_LIMIT_TABLE, RATE_LIMIT_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
+        sql`PRIMARY KEY (${sql.ref('rate_key')}, ${sql.ref('slot')})`,
+      ]).execute(tx);
+      await createIndex(RATE_LIMIT_TABLE, 'expires_idx', ['expires_at']).execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -143,7 +159,7 @@ async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
 /** Runs the migration steps for the shared tables and `models` that are not applied yet. */
 export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
   models.forEach(assertModel);
-  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), ...models.map((model) => entityStep(dialect, model))];
+  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), ...models.map((model) => entityStep(dialect, model))];
   await dialect.withMigrationLock(db, async (tx) => {
     await createTable(dialect, MIGRATIONS_TABLE, [
       sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,

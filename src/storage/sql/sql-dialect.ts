@@ -25,8 +25,14 @@ export type ColumnKind =
   | 'json'
   | 'string_array';
 
-/** What a database error means for the caller, or undefined when it means nothing special (500). */
-export type ErrorClass = 'unique' | 'retry' | 'unavailable' | 'invalid';
+/**
+ * What a database error means for the caller, or undefined when it means nothing special (500):
+ * `unique` a duplicate key, `retry` a serialization failure or deadlock (nothing committed),
+ * `unavailable` the database cannot be reached or is restarting, `busy` a lock or statement
+ * timeout (another change holds what this one needs), `full` the disk is full, `invalid` a value
+ * the column type refuses.
+ */
+export type ErrorClass = 'unique' | 'retry' | 'unavailable' | 'busy' | 'full' | 'invalid';
 
 /** The dialect object; see `sqlite/sqlite-dialect.ts` and `postgres/postgres-dialect.ts`. */
 export interface SqlDialect {
@@ -55,6 +61,18 @@ export interface SqlDialect {
   withMigrationLock<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   /** Runs `fn` in one write transaction. */
   transaction<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn`, one writing statement, atomically: as it is where the database serialises a
+   * single statement by itself (PostgreSQL), in a write transaction where taking the write lock
+   * needs waiting for other processes (SQLite; at most `lockWaitMs` when given, else the
+   * driver's busy timeout, before a `busy` error).
+   */
+  atomicWrite<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>, lockWaitMs?: number): Promise<T>;
+  /**
+   * How long a statement outside a transaction is retried (on timers) while the database reports
+   * it busy; undefined when busy means a timeout that a retry would only repeat (PostgreSQL).
+   */
+  readonly busyRetryMs?: number;
   /** Classifies an error thrown by the client. */
   classify(error: unknown): ErrorClass | undefined;
 }

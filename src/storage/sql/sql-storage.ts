@@ -4,8 +4,12 @@
  * `transaction(fn)` is one real database transaction, committed when `fn` resolves and rolled
  * back when it throws, retried once when the database reports a serialization failure or deadlock.
  */
+import { CellgateError } from '../../errors.ts';
 import type { StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
+import { retryWhileBusy } from './busy-retry.ts';
+import { createGate } from './gate.ts';
 import { migrate } from './migrate.ts';
+import { createSqlRateLimitStore } from './rate-limit-store.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
@@ -17,22 +21,47 @@ export interface SqlStorageOptions {
   dialect: SqlDialect;
   db: SqlDb;
   capabilities: StorageCapabilities;
+  /**
+   * Most write transactions holding a connection at once, and how long one waits for its turn
+   * before 503. Below the pool size, so reads always find a connection however many writes wait
+   * on locks. Absent: no limit (SQLite has one connection, and a pool given by the user is sized
+   * by the user).
+   */
+  transactionSlots?: { slots: number; waitMs: number };
+}
+
+/**
+ * The session outside transactions, each call retried on timers while the database reports the
+ * lock busy (SQLite: another process's write at a bad moment), up to the dialect's wait.
+ */
+function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): StorageSession {
+  const waitMs = dialect.busyRetryMs;
+  if (waitMs === undefined) return session;
+  const busy = (error: unknown) => dialect.classify(error instanceof CellgateError ? error.cause : error) === 'busy';
+  const wrapped = Object.fromEntries(
+    Object.entries(session).map(([name, call]) => [name, (...args: unknown[]) => retryWhileBusy(() => (call as (...a: unknown[]) => Promise<unknown>)(...args), busy, waitMs)]),
+  );
+  return wrapped as unknown as StorageSession;
 }
 
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
 export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
   const { dialect, db } = options;
   const cache = createStatementCache();
-  const direct = createSqlSession(dialect, db, cache);
+  const direct = retryingWhenBusy(dialect, createSqlSession(dialect, db, cache));
+
+  const gate = options.transactionSlots ? createGate(options.transactionSlots.slots, options.transactionSlots.waitMs) : <T>(run: () => Promise<T>) => run();
 
   async function attempt<T>(fn: (session: StorageSession) => Promise<T>): Promise<T> {
-    return dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx, cache)));
+    return gate(() => dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx, cache))));
   }
 
   return {
     ...direct,
     name: options.name,
     capabilities: options.capabilities,
+    // Storage several processes share counts rate limits for all of them.
+    ...(options.capabilities.multiProcess ? { rateLimitStore: createSqlRateLimitStore(dialect, db) } : {}),
     migrate: (models) => mapErrors(dialect, () => migrate(db, dialect, models)),
     async transaction(fn) {
       try {

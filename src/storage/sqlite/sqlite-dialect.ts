@@ -5,7 +5,7 @@
  * because SQLite's own `lower()`/`LIKE` fold ASCII only.
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { ColumnKind, ErrorClass, SqlDb, SqlDialect, SqlTx } from '../sql/index.ts';
+import { retryWhileBusy, type ColumnKind, type ErrorClass, type SqlDb, type SqlDialect, type SqlTx } from '../sql/index.ts';
 
 /** Name of the case-folding function every connection registers. */
 export const SQLITE_FOLD_FUNCTION = 'cellgate_fold';
@@ -22,11 +22,41 @@ const TYPES: Record<ColumnKind, string> = {
   string_array: 'TEXT',
 };
 
-async function immediate<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+/**
+ * How long one try to take the write lock may block the event loop (the connection's
+ * `busy_timeout`): better-sqlite3 waits synchronously, so the wait for another process's lock is
+ * a series of such short tries with timers in between, never one long blocking sleep.
+ */
+export const SQLITE_BUSY_SLICE_MS = 5;
+
+/** The write lock was not free; carries the SQLite error. */
+class LockBusy extends Error {}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_BUSY/.test(code);
+}
+
+/**
+ * `BEGIN IMMEDIATE` … `COMMIT`, waiting up to `busyTimeoutMs` for the write lock. Between tries
+ * the connection is released, so this process's reads go on while its write waits.
+ */
+async function immediate<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>, busyTimeoutMs: number): Promise<T> {
+  try {
+    return await retryWhileBusy(() => beginImmediate(db, fn), (error) => error instanceof LockBusy, busyTimeoutMs);
+  } catch (error) {
+    throw error instanceof LockBusy ? error.cause : error;
+  }
+}
+
+/** One try: `BEGIN IMMEDIATE` failing because the lock is taken throws {@link LockBusy}. */
+function beginImmediate<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
   // connection() holds Kysely's single SQLite connection for the whole callback, so nothing
   // else of this process interleaves with the transaction.
   return db.connection().execute(async (connection) => {
-    await sql`BEGIN IMMEDIATE`.execute(connection);
+    await sql`BEGIN IMMEDIATE`.execute(connection).catch((error: unknown) => {
+      throw isBusy(error) ? new LockBusy('busy', { cause: error }) : error;
+    });
     try {
       const result = await fn(connection);
       await sql`COMMIT`.execute(connection);
@@ -44,13 +74,15 @@ function classify(error: unknown): ErrorClass | undefined {
     return error instanceof TypeError && /database connection is not open/i.test(error.message) ? 'unavailable' : undefined;
   }
   if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return 'unique';
-  if (/^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|PROTOCOL)/.test(code)) return 'unavailable';
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return 'busy';
+  if (code === 'SQLITE_FULL') return 'full';
+  if (/^SQLITE_(CANTOPEN|IOERR|READONLY|PROTOCOL)/.test(code)) return 'unavailable';
   if (code === 'SQLITE_TOOBIG' || code === 'SQLITE_MISMATCH') return 'invalid';
   return undefined;
 }
 
-/** The SQLite dialect object. */
-export const sqliteDialect: SqlDialect = {
+/** The SQLite dialect object; a write waits up to `busyTimeoutMs` for another process's write lock. */
+export const createSqliteDialect = (busyTimeoutMs: number): SqlDialect => ({
   name: 'sqlite',
   columnType: (kind) => TYPES[kind],
   // SQLite rejects NULLS FIRST in an index, and NULLs already sort first ascending.
@@ -82,7 +114,9 @@ export const sqliteDialect: SqlDialect = {
     const { rows } = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
     return new Set(rows.map((row) => row.name));
   },
-  withMigrationLock: immediate,
-  transaction: immediate,
+  withMigrationLock: (db, fn) => immediate(db, fn, busyTimeoutMs),
+  transaction: (db, fn) => immediate(db, fn, busyTimeoutMs),
+  atomicWrite: (db, fn, lockWaitMs) => immediate(db, fn, lockWaitMs ?? busyTimeoutMs),
+  busyRetryMs: busyTimeoutMs,
   classify,
-};
+});

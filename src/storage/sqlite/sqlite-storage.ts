@@ -7,14 +7,15 @@ import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { ConfigurationError } from '../../errors.ts';
 import { createSqlStorage, type SqlSchema } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
-import { SQLITE_FOLD_FUNCTION, sqliteDialect } from './sqlite-dialect.ts';
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS } from '../../limits.ts';
+import { createSqliteDialect, SQLITE_BUSY_SLICE_MS, SQLITE_FOLD_FUNCTION } from './sqlite-dialect.ts';
 
 /**
  * The parts of a better-sqlite3 `Database` cellgate uses (structural, so no type import of
  * better-sqlite3 is needed).
  */
 export interface SqliteClient extends SqliteDatabase {
-  /** Runs a PRAGMA (`journal_mode = WAL`, `busy_timeout = 5000`, `foreign_keys = ON`). */
+  /** Runs a PRAGMA (`journal_mode = WAL`, `busy_timeout = 5`, `foreign_keys = ON`). */
   pragma(source: string, options?: { simple?: boolean }): unknown;
   /** Registers a user function (cellgate registers a Unicode case-folding one for search). */
   function(name: string, options: { deterministic?: boolean }, implementation: (value: unknown) => unknown): unknown;
@@ -32,7 +33,8 @@ export type SqliteStorageOptions =
        */
       filename: string;
       /**
-       * How long a write waits for another process's write lock before failing with 503.
+       * How long a write waits for another process's write lock before failing with 503. The
+       * wait never blocks the event loop: short tries with timers in between.
        * @default 5000
        */
       busyTimeoutMs?: number;
@@ -49,7 +51,9 @@ export type SqliteStorageOptions =
 
 function prepare(client: SqliteClient, busyTimeoutMs: number): void {
   client.pragma('journal_mode = WAL');
-  client.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  // Only a short synchronous wait: longer waits for the write lock are retried on timers (see
+  // the dialect), so another process's lock never freezes this one.
+  client.pragma(`busy_timeout = ${Math.min(SQLITE_BUSY_SLICE_MS, busyTimeoutMs)}`);
   client.pragma('foreign_keys = ON');
   // NORMAL is crash-safe in WAL mode (a killed process loses nothing committed); only an OS crash
   // or power loss may drop the last transactions.
@@ -104,7 +108,8 @@ async function openFile(filename: string): Promise<SqliteClient> {
  * await storage.migrate([toStorageModel(invoiceDocument)]);
  */
 export function sqliteStorage(options: SqliteStorageOptions): StorageDriver {
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
+  if (!Number.isFinite(busyTimeoutMs) || busyTimeoutMs < 0) throw new ConfigurationError('options.busyTimeoutMs', 'must be a number of milliseconds >= 0');
   let durable = true;
   let owned = false;
   let load: () => Promise<SqliteClient>;
@@ -132,7 +137,7 @@ export function sqliteStorage(options: SqliteStorageOptions): StorageDriver {
   });
   return createSqlStorage({
     name: 'sqlite',
-    dialect: sqliteDialect,
+    dialect: createSqliteDialect(busyTimeoutMs),
     db: new Kysely<SqlSchema>({ dialect }),
     capabilities: { durable, multiProcess: durable, appendOnlyAuditEnforced: true },
   });

@@ -1,0 +1,164 @@
+/**
+ * Rate limits counted in shared storage: the SQL drivers' `rateLimitStore` (one upsert per
+ * request, exact within a window because the database serialises upserts of a row), and four
+ * reference-host processes on one PostgreSQL holding `CELLGATE_RATE_LIMIT` for one actor
+ * together, not once per process.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../../src/governed/rate-limit.ts';
+import { memoryStorage } from '../../src/storage/memory/index.ts';
+import { postgresStorage } from '../../src/storage/postgres/index.ts';
+import { sqliteStorage } from '../../src/storage/sqlite/index.ts';
+import type { StorageDriver } from '../../src/storage/types.ts';
+import { startTestPostgres } from '../support/postgres.ts';
+import { driverSkip } from '../storage/drivers.ts';
+import { startHostProcess, type HostProcess } from '../storage/fixtures/host-process.ts';
+import { adminToken, call, customers, pause, SECRET } from './support.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cellgate-rate-limit-'));
+const filtered = driverSkip('postgres');
+const server = filtered ? { ok: false as const, skip: filtered } : await startTestPostgres();
+const skip = server.ok ? undefined : server.skip;
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('has a shared rate-limit store for shared storage only: not for memory, nor for an in-memory SQLite', async () => {
+  expect(memoryStorage().rateLimitStore).toBeUndefined();
+  const inMemory = sqliteStorage({ filename: ':memory:' });
+  expect(inMemory.rateLimitStore).toBeUndefined();
+  await inMemory.close();
+});
+
+it('lets a request through uncounted when another process holds the SQLite write lock for long, instead of stalling it', async () => {
+  const file = join(dir, 'locked.db');
+  const driver = sqliteStorage({ filename: file });
+  await driver.migrate([]);
+  const holder = new Database(file);
+  holder.exec('BEGIN IMMEDIATE');
+  try {
+    const policy = { algorithm: 'fixed-window' as const, limit: 1, windowMs: 60_000 };
+    const started = performance.now();
+    expect(await driver.rateLimitStore!.consume('locked-out', policy, Date.now())).toEqual({ allowed: true, retryAfterMs: 0 });
+    // The short lock wait, not the 5 s busy timeout of writes.
+    expect(performance.now() - started).toBeLessThan(1000);
+  } finally {
+    holder.exec('ROLLBACK');
+    holder.close();
+    await driver.close();
+  }
+});
+
+const drivers: Array<[string, () => StorageDriver, string | undefined]> = [
+  ['SQLite file', () => sqliteStorage({ filename: join(dir, 'limits.db') }), undefined],
+  ['PostgreSQL', () => postgresStorage({ connectionString: server.ok ? server.db.url : '' }), skip],
+];
+
+describe.each(drivers)('the SQL rate-limit store (%s)', (_name, open, skipped) => {
+  if (skipped) {
+    it.skip(`reason: ${skipped}`, () => undefined);
+    return;
+  }
+  const driver = open();
+  beforeAll(() => driver.migrate([]));
+  afterAll(() => driver.close());
+
+  it('counts a fixed window exactly, with the time left until the next window', async () => {
+    const policy = { algorithm: 'fixed-window' as const, limit: 3, windowMs: 1000 };
+    const at = 5_000_000_000_000; // the start of a window
+    const verdicts = [];
+    for (let i = 0; i < 5; i += 1) verdicts.push(await driver.rateLimitStore!.consume('fixed', policy, at + 100 + i));
+    expect(verdicts.map((verdict) => verdict.allowed)).toEqual([true, true, true, false, false]);
+    expect(verdicts[3]!.retryAfterMs).toBe(897);
+    expect((await driver.rateLimitStore!.consume('fixed', policy, at + 1000)).allowed).toBe(true);
+    expect((await driver.rateLimitStore!.consume('other', policy, at + 104)).allowed).toBe(true);
+  });
+
+  it('refills a token bucket evenly', async () => {
+    const policy = { algorithm: 'token-bucket' as const, limit: 2, windowMs: 1000 };
+    const at = 5_000_000_000_000;
+    const store = driver.rateLimitStore!;
+    expect((await store.consume('bucket', policy, at)).allowed).toBe(true);
+    expect((await store.consume('bucket', policy, at)).allowed).toBe(true);
+    const refused = await store.consume('bucket', policy, at);
+    expect(refused).toEqual({ allowed: false, retryAfterMs: 500 });
+    expect((await store.consume('bucket', policy, at + 500)).allowed).toBe(true);
+    expect((await store.consume('bucket', policy, at + 500)).allowed).toBe(false);
+  });
+
+  it('stores a very long key as its hash, still counting it apart from others', async () => {
+    const policy = { algorithm: 'fixed-window' as const, limit: 1, windowMs: 60_000 };
+    const long = `t:${'a'.repeat(5000)}`;
+    const at = 6_000_000_000_000;
+    expect((await driver.rateLimitStore!.consume(long, policy, at)).allowed).toBe(true);
+    expect((await driver.rateLimitStore!.consume(long, policy, at)).allowed).toBe(false);
+    expect((await driver.rateLimitStore!.consume(`${long}b`, policy, at)).allowed).toBe(true);
+  });
+
+  it('deletes expired windows in the background (bounded batches), so old counts do not pile up', async () => {
+    const policy = { algorithm: 'fixed-window' as const, limit: 1, windowMs: 1000 };
+    const at = 7_000_000_000_000;
+    expect((await driver.rateLimitStore!.consume('expiring', policy, at)).allowed).toBe(true);
+    expect((await driver.rateLimitStore!.consume('expiring', policy, at + 1)).allowed).toBe(false);
+    // Much later: this call starts a cleanup of every window that ended before it.
+    await driver.rateLimitStore!.consume('later', policy, at + 3_600_000);
+    await pause(200);
+    // The old window's row is gone: counting in it starts again (it would still refuse otherwise).
+    expect((await driver.rateLimitStore!.consume('expiring', policy, at + 2)).allowed).toBe(true);
+  });
+
+  it('is the default store of a limiter on shared storage', async () => {
+    const limiter = createRateLimiter({ limit: 1, windowMs: 60_000 }, 'rateLimit', driver.rateLimitStore);
+    const actor = { id: 'default-store-actor', tenantId: 't1' } as Parameters<typeof limiter>[0];
+    await limiter(actor, new Request('http://x/'));
+    // A second limiter (another process, say) on the same storage sees the first one's count.
+    const other = createRateLimiter({ limit: 1, windowMs: 60_000 }, 'rateLimit', driver.rateLimitStore);
+    await expect(other(actor, new Request('http://x/'))).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+});
+
+describe.skipIf(Boolean(skip))(`four hosts on one PostgreSQL, one actor, CELLGATE_RATE_LIMIT=60${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let hosts: HostProcess[] = [];
+  let token = '';
+
+  beforeAll(async () => {
+    const url = server.ok ? server.db.url : '';
+    const env = { DATABASE_URL: url, CELLGATE_JWT_SECRET: SECRET, CELLGATE_RATE_LIMIT: '60' };
+    hosts = await Promise.all(Array.from({ length: 4 }, () => startHostProcess(env)));
+    token = await adminToken('0d0d0d0d-0000-4000-8000-0000000000aa');
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(hosts.map((host) => host.stop()));
+    if (server.ok) await server.db.stop();
+  }, 60_000);
+
+  it('allows 60 requests a minute in total across the four processes, not 60 each', async () => {
+    // Windows are aligned to the minute in every process: send all requests within one of them.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await pause(60_000 - intoMinute + 50);
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, index) => call(hosts[index % 4]!, token, 'GET', customers)));
+    const allowed = answers.filter((answer) => answer.status === 200).length;
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(allowed).toBe(60);
+    expect(limited).toHaveLength(140);
+    expect(limited.every((answer) => answer.retryAfter !== null && Number(answer.retryAfter) >= 1)).toBe(true);
+    // Every process refused some: the count really was shared.
+    const perHost = hosts.map((_, host) => answers.filter((answer, index) => index % 4 === host && answer.status === 429).length);
+    expect(perHost.every((count) => count > 0)).toBe(true);
+
+    const db = new pg.Client({ connectionString: server.ok ? server.db.url : '' });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ rows: string }>('SELECT count(*) AS rows FROM cellgate_rate_limit WHERE rate_key LIKE $1', ['%:0d0d0d0d-0000-4000-8000-0000000000aa']);
+      // One row for the actor's current window (bounded cost: no row per request).
+      expect(Number(rows[0]!.rows)).toBe(1);
+    } finally {
+      await db.end();
+    }
+  }, 120_000);
+});
