@@ -1,15 +1,16 @@
 /**
- * `createMcpServer(context)`: an `McpServer` carrying the 19 tools and 5 resources, used by the
- * HTTP endpoint (one per request) and by stdio (one per process).
+ * `createMcpServer(context)`: an `McpServer` (from `@modelcontextprotocol/server`, the SDK's 2.x
+ * line) carrying the 19 tools and 5 resources. One definition serves both protocol revisions:
+ * 2026-07-28 (stateless, `_meta` envelope on every request) and 2025-11-25 (`initialize`
+ * handshake); the HTTP endpoint builds one per request, stdio one per connection.
  *
  * Construction is kept cheap because stateless HTTP builds a server for every POST: the
  * `tools/list` answer (JSON Schema of 38 zod schemas) is computed once per process, resource
  * markdown once per context, the JSON Schema validator is shared instead of the SDK building an
  * Ajv instance per server, and a per-request server registers only what its request can reach.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { ListToolsRequestSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, type ReadResourceResult } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { ContractContext } from '../context.ts';
 import { mcpResources, type McpResource } from './resources.ts';
@@ -109,6 +110,6 @@ export function createMcpServer(context: ContractContext, scope: ServerScope = F
     }
   }
   const tools = toolDefinitions();
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.server.setRequestHandler('tools/list', () => ({ tools }));
   return server;
 }

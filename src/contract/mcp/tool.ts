@@ -4,7 +4,7 @@
  * with), and a `run` that calls the shared service and says how to summarise the answer.
  */
 import type { z } from 'zod';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
 import { guarded, toolResult } from './result.ts';
 
