@@ -24,6 +24,7 @@ import { lightResponse } from '../../http/light-response.ts';
 import { MAX_MESSAGE_DEPTH, refuseInvalid } from './request-guard.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
 import { createMcpServer, scopeOf, type ServerScope } from './server.ts';
+import { isPlainRequest, SingleExchangeTransport } from './single-exchange.ts';
 
 /**
  * Options of the MCP endpoint (`createContractHandler({ mcp })`).
@@ -96,8 +97,11 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
   // would say the same, with a console warning at construction).
   const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', maxRequestBodySize: context.bodyLimit });
 
-  async function serve(request: Request, message: unknown): Promise<Response> {
-    if (await isLegacyRequest(request, message, { maxRequestBodySize: context.bodyLimit })) return serveLegacy(context, request, message);
+  /** `checked`: the protocol-version header is absent or one this endpoint serves. */
+  async function serve(request: Request, message: unknown, checked = true): Promise<Response> {
+    if (await isLegacyRequest(request, message, { maxRequestBodySize: context.bodyLimit })) {
+      return checked && isPlainRequest(message) ? serveOne(context, request, message) : serveLegacy(context, request, message);
+    }
     scopes.set(request, scopeOf(message));
     return modern.fetch(request, { parsedBody: message });
   }
@@ -123,7 +127,7 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
       return jsonRpcErrorResponse(400, PARSE_ERROR, 'Parse error: Invalid JSON');
     }
     // An unsupported protocol version is the SDK's refusal (400) before anything else.
-    if (!knownVersion(request.headers.get('mcp-protocol-version'))) return serve(request, message);
+    if (!knownVersion(request.headers.get('mcp-protocol-version'))) return serve(request, message, false);
     // One linear scan of the text; only a body that is too deep somewhere is walked message by message.
     const deep = text.length > MAX_MESSAGE_DEPTH && jsonNestingDepth(text, MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH;
     const { refused, rest } = refuseInvalid(message, deep);
@@ -138,7 +142,15 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
   };
 }
 
-/** One stateless 2025-era exchange with a fresh server and transport, for an already parsed message. */
+/** One plain 2025-era request, answered by a fresh server on a single-exchange transport. */
+async function serveOne(context: ContractContext, request: Request, message: Parameters<SingleExchangeTransport['exchange']>[0]): Promise<Response> {
+  const server = createMcpServer(context, scopeOf(message));
+  const transport = new SingleExchangeTransport();
+  await server.connect(transport);
+  return transport.exchange(message, request);
+}
+
+/** One stateless 2025-era exchange with a fresh server and the SDK's transport, for an already parsed message. */
 async function serveLegacy(context: ContractContext, request: Request, message: unknown): Promise<Response> {
   const server = createMcpServer(context, scopeOf(message));
   const transport = newTransport(context.bodyLimit);

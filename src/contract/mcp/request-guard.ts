@@ -24,14 +24,18 @@ export const MAX_MESSAGE_DEPTH = MAX_JSON_DEPTH + 2;
 /** A JSON-RPC error answer to one request. */
 export type JsonRpcError = JSONRPCErrorResponse;
 
-/** The SDK's own params schemas for the requests whose bad params it would answer with -32603. */
+/**
+ * The SDK's own params schemas for the requests whose bad params it would answer with -32603.
+ * `tools/call`, the hot path, is checked by hand instead (a string `name`, an object `arguments`):
+ * those are the only members the SDK's schema requires.
+ */
 const PARAMS: Readonly<Record<string, StandardSchemaV1>> = {
   initialize: specTypeSchemas.InitializeRequestParams,
   'resources/read': specTypeSchemas.ReadResourceRequestParams,
-  'tools/call': specTypeSchemas.CallToolRequestParams,
 };
 
 function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
 
@@ -64,11 +68,14 @@ export function refusal(message: unknown, checkDepth = true): JsonRpcError | und
     return invalidParams(id, `the request is nested deeper than ${MAX_JSON_DEPTH} levels inside its params.`);
   }
   if (typeof method !== 'string' || id === undefined) return undefined;
-  if (method === 'tools/call' && typeof params === 'object' && params !== null) {
-    const args = (params as { arguments?: unknown }).arguments;
+  if (method === 'tools/call') {
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) return invalidParams(id, 'tools/call params must be an object.');
+    const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+    if (typeof name !== 'string') return invalidParams(id, `tools/call "name" must be a string, received ${describe(name)}.`);
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       return invalidParams(id, `tools/call "arguments" must be an object, received ${describe(args)}.`);
     }
+    return undefined;
   }
   const problem = paramsProblem(method, params);
   return problem === undefined ? undefined : invalidParams(id, problem);
