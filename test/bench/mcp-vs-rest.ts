@@ -1,5 +1,6 @@
 /**
- * Benchmark: `tools/call validate_manifest` over MCP against its REST twin
+ * Benchmark: `tools/call validate_manifest` over MCP, in both protocol revisions (2025-11-25 plain
+ * JSON-RPC; 2026-07-28 with its `_meta` envelope and headers), against its REST twin
  * `POST /api/validate/manifest`, same CRM manifest, same server, same run. The load generator
  * (autocannon) runs in a second process so it does not share the server's event loop.
  *
