@@ -5,16 +5,29 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import type { FetchHandler } from 'cellgate';
+import { toNextRouteHandlers } from 'cellgate/adapters/next';
 import { nodeServer, type MountedServer } from '../express-host/run-host.ts';
-import { HANDLER_OVERRIDE } from './cellgate.ts';
+import { ROUTE_HANDLERS } from './slot.ts';
 
-/** This folder: the Next project directory. */
-export const NEXT_DIR = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * The Next project directory, given the folder this module runs from: that folder itself in the
+ * repository, or `<repository>/examples/next-host/` when this module was bundled into the built
+ * CLI (`dist/`, beside which a clone keeps `examples/`). Ends with a separator. In the published
+ * package neither exists; {@link buildNextApp} then says how to mount cellgate in your own app.
+ */
+export function findNextDir(here: string): string {
+  const folder = here.endsWith(sep) ? here : here + sep;
+  const candidates = [folder, join(folder, '..', 'examples', 'next-host') + sep];
+  return candidates.find((dir) => existsSync(join(dir, 'app'))) ?? folder;
+}
+
+/** The Next project directory (see {@link findNextDir}). */
+export const NEXT_DIR = findNextDir(fileURLToPath(new URL('.', import.meta.url)));
 
 const LOCK = `${NEXT_DIR}.next-build.lock`;
 
@@ -86,8 +99,9 @@ function runBuild(): void {
 /** Starts the built Next app in this process, serving `handler` from the catch-all route. */
 export async function mountNext(handler: FetchHandler): Promise<MountedServer> {
   buildNextApp();
-  // Route modules run in this process; they pick the handler up from this global slot.
-  (globalThis as Record<symbol, unknown>)[HANDLER_OVERRIDE] = handler;
+  // Route modules run in this process; they pick the handlers up from this global slot instead of
+  // loading a second copy of cellgate from their bundle (see app/[...cellgate]/route.ts).
+  (globalThis as Record<symbol, unknown>)[ROUTE_HANDLERS] = toNextRouteHandlers(handler);
   const app = next({ dev: false, dir: NEXT_DIR, quiet: true });
   await app.prepare();
   const server = nodeServer(createServer(app.getRequestHandler()));

@@ -1,5 +1,6 @@
 /**
- * Benchmark: `tools/call validate_manifest` over MCP against its REST twin
+ * Benchmark: `tools/call validate_manifest` over MCP, in both protocol revisions (2025-11-25 plain
+ * JSON-RPC; 2026-07-28 with its `_meta` envelope and headers), against its REST twin
  * `POST /api/validate/manifest`, same CRM manifest, same server, same run. The load generator
  * (autocannon) runs in a second process so it does not share the server's event loop.
  *
@@ -19,8 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { createContractHandler } from '../../src/index.ts';
 import { toNodeHandler } from '../../adapters/node/index.ts';
 import { createMcpServer, mcpTools } from '../../src/contract/mcp/index.ts';
@@ -41,6 +41,15 @@ async function perCall(label: string, n: number, body: () => unknown): Promise<n
   const micros = (used.user + used.system) / n;
   console.log(`${label.padEnd(62)} ${micros.toFixed(1).padStart(8)} µs CPU`);
   return micros;
+}
+
+/** The headers a 2026-07-28 client sends with `tools/call validate_manifest`. */
+const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'validate_manifest' };
+
+/** `tools/call validate_manifest` as a 2026-07-28 request: the `_meta` envelope, no handshake. */
+function modernCall(manifest: unknown) {
+  const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  return { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest }, _meta } };
 }
 
 async function constructionCosts(): Promise<void> {
@@ -66,10 +75,15 @@ async function constructionCosts(): Promise<void> {
   const rest = await perCall('in process: REST POST /api/validate/manifest (CRM)', 2000, () =>
     handler(new Request('http://127.0.0.1/api/validate/manifest', { method: 'POST', headers, body: restBody })).then((r) => r.text()),
   );
-  const mcp = await perCall('in process: MCP tools/call validate_manifest (CRM)', 2000, () =>
+  const mcp = await perCall('in process: MCP 2025-11-25 tools/call validate_manifest (CRM)', 2000, () =>
     handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: mcpBody })).then((r) => r.text()),
   );
-  console.log(`in-process CPU ratio REST / MCP (= relative throughput): ${(rest / mcp).toFixed(2)}`);
+  console.log(`in-process CPU ratio REST / MCP 2025-11-25 (= relative throughput): ${(rest / mcp).toFixed(2)}`);
+  const modernBody = JSON.stringify(modernCall(manifest));
+  const modern = await perCall('in process: MCP 2026-07-28 tools/call validate_manifest (CRM)', 2000, () =>
+    handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { ...headers, ...MODERN_HEADERS }, body: modernBody })).then((r) => r.text()),
+  );
+  console.log(`in-process CPU ratio REST / MCP 2026-07-28 (= relative throughput): ${(rest / modern).toFixed(2)}`);
   await perCall('SDK defaults: McpServer + 19 registerTool (own Ajv each)', 500, () => {
     const server = new McpServer({ name: 'naive', version: '0' }, { capabilities: { tools: {}, resources: {} } });
     for (const tool of mcpTools) server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, () => ({ content: [] }));
@@ -115,32 +129,45 @@ async function main(): Promise<void> {
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest } } }),
   );
   const mcpHeaders = ['-H', 'accept=application/json, text/event-stream'];
+  const modernBody = join(dir, 'modern.json');
+  writeFileSync(modernBody, JSON.stringify(modernCall(manifest)));
+  const modernHeaders = [...mcpHeaders, ...Object.entries(MODERN_HEADERS).flatMap(([name, value]) => ['-H', `${name}=${value}`])];
+  const targets = [
+    { name: 'REST POST /api/validate/manifest', url: `${base}/api/validate/manifest`, body: restBody, headers: [] as string[] },
+    { name: 'MCP 2025-11-25 tools/call', url: `${base}/mcp`, body: mcpBody, headers: mcpHeaders },
+    { name: 'MCP 2026-07-28 tools/call', url: `${base}/mcp`, body: modernBody, headers: modernHeaders },
+  ];
 
   console.log(`\nHTTP, 16 connections, ${duration}s per round, CRM manifest (${JSON.stringify(manifest).length} bytes):`);
-  await load(`${base}/api/validate/manifest`, restBody, []); // warm-up
-  const ratios: number[] = [];
-  const cpuRatios: number[] = [];
+  await load(targets[0]!.url, restBody, []); // warm-up
+  const ratios: number[][] = [[], []];
+  const cpuRatios: number[][] = [[], []];
   for (let round = 0; round < roundCount; round++) {
-    // Alternate which goes first so a load swing does not always favour the same side.
-    const restFirst = round % 2 === 0;
-    const first = await load(restFirst ? `${base}/api/validate/manifest` : `${base}/mcp`, restFirst ? restBody : mcpBody, restFirst ? [] : mcpHeaders);
-    const second = await load(restFirst ? `${base}/mcp` : `${base}/api/validate/manifest`, restFirst ? mcpBody : restBody, restFirst ? mcpHeaders : []);
-    const [rest, mcp] = restFirst ? [first, second] : [second, first];
-    ratios.push(mcp.requests.average / rest.requests.average);
-    cpuRatios.push(rest.cpuPerRequest / mcp.cpuPerRequest);
-    for (const [name, r] of [['REST POST /api/validate/manifest', rest], ['MCP tools/call validate_manifest', mcp]] as const) {
+    // Rotate which goes first so a load swing does not always favour the same side.
+    const order = [0, 1, 2].map((i) => (i + round) % 3);
+    const results: Result[] = [];
+    for (const index of order) results[index] = await load(targets[index]!.url, targets[index]!.body, targets[index]!.headers);
+    const [rest, ...mcps] = results as [Result, Result, Result];
+    mcps.forEach((mcp, i) => {
+      ratios[i]!.push(mcp.requests.average / rest.requests.average);
+      cpuRatios[i]!.push(rest.cpuPerRequest / mcp.cpuPerRequest);
+    });
+    targets.forEach((target, i) => {
+      const r = results[i]!;
       console.log(
-        `  round ${round + 1} ${name.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s  ${r.cpuPerRequest.toFixed(0).padStart(5)} µs server CPU/req  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`,
+        `  round ${round + 1} ${target.name.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s  ${r.cpuPerRequest.toFixed(0).padStart(5)} µs server CPU/req  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`,
       );
-    }
+    });
   }
   const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
   };
   const show = (values: number[]) => values.map((r) => r.toFixed(2)).join(', ');
-  console.log(`\nratio MCP / REST requests per second: median ${median(ratios).toFixed(2)} (per round: ${show(ratios)})`);
-  console.log(`ratio REST / MCP server CPU per request (load-independent): median ${median(cpuRatios).toFixed(2)} (per round: ${show(cpuRatios)})`);
+  ['2025-11-25', '2026-07-28'].forEach((revision, i) => {
+    console.log(`\nMCP ${revision} / REST requests per second: median ${median(ratios[i]!).toFixed(2)} (per round: ${show(ratios[i]!)})`);
+    console.log(`REST / MCP ${revision} server CPU per request (load-independent): median ${median(cpuRatios[i]!).toFixed(2)} (per round: ${show(cpuRatios[i]!)})`);
+  });
   server.closeAllConnections();
   server.close();
 }

@@ -150,13 +150,13 @@ describe('refusals', () => {
     expect(response.body.error.message).toMatch(/Unsupported Media Type/);
   });
 
-  it('400 parse error (-32700) for malformed JSON and for JSON that is not JSON-RPC', async () => {
+  it('400: parse error (-32700) for malformed JSON, invalid request (-32600) for JSON that is not JSON-RPC', async () => {
     const malformed = await rpc(host.mcpUrl, '{"jsonrpc": "2.0", ');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
     const notRpc = await rpc(host.mcpUrl, { hello: 'world' });
     expect(notRpc.status).toBe(400);
-    expect(notRpc.body.error.code).toBe(-32700);
+    expect(notRpc.body.error.code).toBe(-32600);
   });
 
   it('413 when the body exceeds the handler body limit', async () => {

@@ -3,7 +3,7 @@
  * Node (no vitest aliases), with declarations for every entry, and a runtime-neutral root entry.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -130,7 +130,13 @@ describe('package exports', () => {
   }, 60_000);
 
   it('the built command explains that the Next host lives in the repository', async () => {
-    const bin = join(root, pkg.bin.cellgate!);
+    // As installed from the registry: dist/ and package.json, no examples/ (a clone's own dist/
+    // finds examples/next-host at the repository root and serves it).
+    const installed = mkdtempSync(join(tmpdir(), 'cellgate-installed-'));
+    cpSync(join(root, 'dist'), join(installed, 'dist'), { recursive: true });
+    cpSync(join(root, 'package.json'), join(installed, 'package.json'));
+    symlinkSync(join(root, 'node_modules'), join(installed, 'node_modules'), 'dir');
+    const bin = join(installed, pkg.bin.cellgate!);
     const result = await run(process.execPath, [bin, 'serve', '--framework', 'next'], {
       cwd: mkdtempSync(join(tmpdir(), 'cellgate-bin-')),
       env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:' },

@@ -1,18 +1,30 @@
 /**
- * The MCP endpoint over stateless Streamable HTTP: one Fetch function answering POST on the MCP
- * path. Each POST gets a fresh `McpServer` + `WebStandardStreamableHTTPServerTransport` (no session
- * id, so any process can answer any request), built from definitions prepared once per context;
- * everything the transport would refuse cheaply is refused before that construction.
+ * The MCP endpoint: one Fetch function answering POST on the MCP path, for both protocol
+ * revisions, from the SDK's 2.x server package.
+ * - 2026-07-28 (a `_meta` protocol-version claim on every request): the SDK's `createMcpHandler`,
+ *   stateless by design (no `initialize`, no session, `server/discover`, header checks, `resultType`
+ *   and cache fields on results).
+ * - 2025-11-25 and older (no claim): a fresh server on the SDK's stateless Streamable HTTP transport
+ *   in JSON-response mode, so curl-style clients get a plain JSON body.
+ * Both build the server per request from one definition ({@link createMcpServer}). Everything
+ * refused cheaply (origin, method, depth, bad params) is refused before that construction.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
 import { CellgateError } from '../../errors.ts';
 import { isJsonContentType, readTextBody } from '../../http/body.ts';
+import { jsonNestingDepth } from '../../http/json.ts';
 import { lightResponse } from '../../http/light-response.ts';
-import { refuseNonObjectArguments } from './arguments-guard.ts';
+import { MAX_MESSAGE_DEPTH, refuseInvalid } from './request-guard.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
-import { createMcpServer, scopeOf } from './server.ts';
+import { createMcpServer, scopeOf, type ServerScope } from './server.ts';
+import { isPlainRequest, SingleExchangeTransport } from './single-exchange.ts';
 
 /**
  * Options of the MCP endpoint (`createContractHandler({ mcp })`).
@@ -34,6 +46,9 @@ export const DEFAULT_MCP_PATH = '/mcp';
 /** JSON-RPC error codes used by the transport layer (the SDK's own values). */
 const SERVER_ERROR = -32000;
 const PARSE_ERROR = -32700;
+
+/** The protocol revisions served without a handshake (a `_meta` claim on every request). */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 
 /** A JSON-RPC error answer with no request id, the shape the SDK transport uses for HTTP-level refusals. */
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: Record<string, string>): Response {
@@ -60,6 +75,10 @@ function newTransport(bodyLimit: number): WebStandardStreamableHTTPServerTranspo
   });
 }
 
+function knownVersion(version: string | null): boolean {
+  return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version) || MODERN_PROTOCOL_VERSIONS.includes(version);
+}
+
 /**
  * Builds the Fetch function serving MCP for `context`. It answers any method (call it only for
  * requests on the MCP path): POST carries JSON-RPC; GET and DELETE get 405 because a stateless
@@ -71,6 +90,22 @@ function newTransport(bodyLimit: number): WebStandardStreamableHTTPServerTranspo
  */
 export function createMcpEndpoint(context: ContractContext, options: McpOptions = {}): (request: Request) => Promise<Response> {
   const guard: OriginGuardOptions = { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins };
+  // The modern leg's factory gets the request, not its parsed body: the scope travels beside it.
+  const scopes = new WeakMap<Request, ServerScope>();
+  const factory = ({ requestInfo }: McpRequestContext) => createMcpServer(context, requestInfo ? scopes.get(requestInfo) : undefined);
+  // 'auto' answers with one JSON body, as no tool sends anything before its result ('json'
+  // would say the same, with a console warning at construction).
+  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', maxRequestBodySize: context.bodyLimit });
+
+  /** `checked`: the protocol-version header is absent or one this endpoint serves. */
+  async function serve(request: Request, message: unknown, checked = true): Promise<Response> {
+    if (await isLegacyRequest(request, message, { maxRequestBodySize: context.bodyLimit })) {
+      return checked && isPlainRequest(message) ? serveOne(context, request, message) : serveLegacy(context, request, message);
+    }
+    scopes.set(request, scopeOf(message));
+    return modern.fetch(request, { parsedBody: message });
+  }
+
   return async (request) => {
     const refusal = refusedOrigin(request, guard);
     if (refusal !== undefined) return jsonRpcErrorResponse(403, SERVER_ERROR, refusal);
@@ -83,35 +118,46 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
       return newTransport(context.bodyLimit).handleRequest(request);
     }
     let message: unknown;
+    let text: string;
     try {
-      message = JSON.parse(await readTextBody(request, context.bodyLimit));
+      text = await readTextBody(request, context.bodyLimit);
+      message = JSON.parse(text);
     } catch (error) {
       if (error instanceof CellgateError) return jsonRpcErrorResponse(error.status, SERVER_ERROR, error.message);
       return jsonRpcErrorResponse(400, PARSE_ERROR, 'Parse error: Invalid JSON');
     }
     // An unsupported protocol version is the SDK's refusal (400) before anything else.
-    const version = request.headers.get('mcp-protocol-version');
-    const { refused, rest } = version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? refuseNonObjectArguments(message) : { refused: [], rest: message };
+    if (!knownVersion(request.headers.get('mcp-protocol-version'))) return serve(request, message, false);
+    // One linear scan of the text; only a body that is too deep somewhere is walked message by message.
+    const deep = text.length > MAX_MESSAGE_DEPTH && jsonNestingDepth(text, MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH;
+    const { refused, rest } = refuseInvalid(message, deep);
     if (refused.length > 0) {
       if (rest === undefined) return jsonRpcAnswer(Array.isArray(message) ? refused : refused[0]);
       // A batch: the SDK answers the rest, and the refusals join its answers.
-      const answered = await serve(context, request, rest);
+      const answered = await serve(request, rest);
       const answers: unknown = answered.status === 200 ? await answered.json() : [];
       return jsonRpcAnswer([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
     }
-    return serve(context, request, message);
+    return serve(request, message);
   };
 }
 
-/** One stateless exchange with a fresh server and transport, for an already parsed message. */
-async function serve(context: ContractContext, request: Request, message: unknown): Promise<Response> {
+/** One plain 2025-era request, answered by a fresh server on a single-exchange transport. */
+async function serveOne(context: ContractContext, request: Request, message: Parameters<SingleExchangeTransport['exchange']>[0]): Promise<Response> {
+  const server = createMcpServer(context, scopeOf(message));
+  const transport = new SingleExchangeTransport();
+  await server.connect(transport);
+  return transport.exchange(message, request);
+}
+
+/** One stateless 2025-era exchange with a fresh server and the SDK's transport, for an already parsed message. */
+async function serveLegacy(context: ContractContext, request: Request, message: unknown): Promise<Response> {
   const server = createMcpServer(context, scopeOf(message));
   const transport = newTransport(context.bodyLimit);
   await server.connect(transport);
   // No close() afterwards, on purpose. In JSON response mode the exchange is over once
   // handleRequest resolves: no stream, no keep-alive timer, no outgoing request is left, so the
   // pair is plain garbage. close() would only abort the protocol's per-request AbortController
-  // (a DOMException) and build a "Connection closed" McpError with a stack: measured at ~6% of
-  // the CPU of a validate_manifest call and ~10% of a ping.
+  // and build a "Connection closed" error with a stack, for nothing.
   return transport.handleRequest(request, { parsedBody: message });
 }

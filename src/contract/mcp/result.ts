@@ -3,7 +3,7 @@
  * the REST answer as JSON text and the same data as `structuredContent`; an application error
  * carries `isError: true` and a message naming the tool to call instead.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { CellgateError } from '../../errors.ts';
 
 /**

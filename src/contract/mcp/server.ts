@@ -1,20 +1,22 @@
 /**
- * `createMcpServer(context)`: an `McpServer` carrying the 19 tools and 5 resources, used by the
- * HTTP endpoint (one per request) and by stdio (one per process).
+ * `createMcpServer(context)`: an `McpServer` (from `@modelcontextprotocol/server`, the SDK's 2.x
+ * line) carrying the 19 tools and 5 resources. One definition serves both protocol revisions:
+ * 2026-07-28 (stateless, `_meta` envelope on every request) and 2025-11-25 (`initialize`
+ * handshake); the HTTP endpoint builds one per request, stdio one per connection.
  *
  * Construction is kept cheap because stateless HTTP builds a server for every POST: the
  * `tools/list` answer (JSON Schema of 38 zod schemas) is computed once per process, resource
  * markdown once per context, the JSON Schema validator is shared instead of the SDK building an
  * Ajv instance per server, and a per-request server registers only what its request can reach.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { ListToolsRequestSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, type ReadResourceResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { ContractContext } from '../context.ts';
 import { mcpResources, type McpResource } from './resources.ts';
 import { callTool } from './tool.ts';
 import { mcpTools, toolDefinitions } from './tools/index.ts';
+import type { McpTool } from './tool.ts';
 
 /** `serverInfo.name` reported on `initialize`. */
 export const MCP_SERVER_NAME = 'cellgate';
@@ -42,6 +44,25 @@ function readResource(context: ContractContext, resource: McpResource): Promise<
     cache.set(resource, result);
   }
   return result;
+}
+
+/**
+ * Each tool's argument schema as the SDK takes it: validation is zod's own (the SDK's check is the
+ * one argument check of a call), and the JSON Schema is the precomputed `tools/list` entry. The
+ * SDK converts a registered schema to JSON Schema once per server, and it needs it on every
+ * 2026-07-28 `tools/call`; with a server per request that was ~100 µs of zod conversion per call.
+ */
+const argumentSchemas = new WeakMap<McpTool, StandardSchemaWithJSON>();
+
+function argumentSchemaOf(tool: McpTool, index: number): StandardSchemaWithJSON {
+  let schema = argumentSchemas.get(tool);
+  if (!schema) {
+    const zod = tool.input['~standard'];
+    const json = () => toolDefinitions()[index]!.inputSchema as Record<string, unknown>;
+    schema = { '~standard': { version: 1, vendor: zod.vendor, validate: zod.validate, jsonSchema: { input: json, output: json } } };
+    argumentSchemas.set(tool, schema);
+  }
+  return schema;
 }
 
 /**
@@ -90,14 +111,14 @@ export function createMcpServer(context: ContractContext, scope: ServerScope = F
       jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
     },
   );
-  for (const tool of mcpTools) {
-    if (scope.tools !== 'all' && !scope.tools.has(tool.name)) continue;
-    // Only the input schema goes to the SDK (it validates arguments with it); output schemas are
-    // checked in callTool, and the listing below is precomputed.
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, (args) =>
+  mcpTools.forEach((tool, index) => {
+    if (scope.tools !== 'all' && !scope.tools.has(tool.name)) return;
+    // Only the input schema goes to the SDK (it validates arguments with it, once per call); the
+    // listing below is precomputed, output schemas included.
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: argumentSchemaOf(tool, index) }, (args) =>
       callTool(tool, context, args as Record<string, unknown>),
     );
-  }
+  });
   if (scope.resources) {
     for (const resource of mcpResources) {
       server.registerResource(
@@ -109,6 +130,6 @@ export function createMcpServer(context: ContractContext, scope: ServerScope = F
     }
   }
   const tools = toolDefinitions();
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.server.setRequestHandler('tools/list', () => ({ tools }));
   return server;
 }

@@ -8,20 +8,31 @@ import {
   PageSchemaDescriptionSchema,
 } from '../../describe/index.ts';
 import { CAPABILITY_TYPES, PAGE_TYPES } from '../../schema/index.ts';
-import { defineTool, type ToolAnswer } from '../tool.ts';
+import { bullets, defineTool, type ToolAnswer } from '../tool.ts';
 
 const version = z
   .string()
   .optional()
   .describe('Contract version: `latest` (default) or `v1alpha1`; both return the same description.');
 
-/** Summary shared by the four description tools. */
-function describeAnswer(data: { name: string; version: string; fields: unknown[]; semanticRules: string[] }, extra: string[] = []): ToolAnswer {
+/**
+ * Summary shared by the four description tools, in the public service's wording: a
+ * "## <Name> Schema" heading, the version, the root fields and the semantic rules.
+ */
+function describeAnswer(
+  data: { name: string; version: string; fields: Array<{ key: string }>; semanticRules: string[] },
+  extra: string[] = [],
+): ToolAnswer {
   const lines = [
-    `## ${data.name} schema (${data.version})`,
+    `## ${data.name} Schema`,
     '',
-    `${data.fields.length} fields, ${data.semanticRules.length} semantic rules.`,
+    `Version: ${data.version}`,
+    `Root fields: ${data.fields.map((f) => `\`${f.key}\``).join(', ')}.`,
     ...extra,
+    '',
+    `### Semantic rules (${data.semanticRules.length})`,
+    bullets(data.semanticRules, 20),
+    '',
     'The full description (fields with types, requiredness and meaning; rules) is in the JSON block.',
   ];
   return { summary: lines.join('\n'), data };
@@ -46,7 +57,7 @@ export const discoveryTools = [
     hint: 'Call get_manifest_schema without `version` for the latest contract.',
     run: (_context, args) => {
       const data = services.getManifestSchema({ version: args.version });
-      return describeAnswer(data, [`Spec members: ${data.spec.map((f) => f.key).join(', ')}.`]);
+      return describeAnswer(data, [`Spec fields: ${data.spec.map((f) => `\`${f.key}\``).join(', ')}.`]);
     },
   }),
   defineTool({

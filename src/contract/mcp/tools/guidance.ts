@@ -31,12 +31,13 @@ export const guidanceTools = [
         return {
           data,
           summary:
-            '## No matching domain\n\nNo domain template matched this goal. Name the domain (CRM, ticketing, inventory, ' +
-            'project management, HR, ecommerce) or list the entities and call suggest_page_set_for_entities.',
+            'No matching domain template found for this goal. Try being more specific (e.g., a CRM, a ticketing system, ' +
+            'inventory management, project management, HR, or order management), or list the entities and call ' +
+            'suggest_page_set_for_entities.',
         };
       }
       const summary = [
-        `## Recommended structure (${data.matchedDomain})`,
+        `## Recommended Structure (${data.matchedDomain})`,
         '',
         `Entities: ${data.suggestedEntities.map((e) => e.key).join(', ')}.`,
         `${data.suggestedPages.length} pages, ${data.suggestedRelations.length} relations, ${data.suggestedNavigation.items.length} navigation items.`,
@@ -57,9 +58,9 @@ export const guidanceTools = [
     run: (_context, args) => {
       const data = services.suggestPages(args);
       const summary = [
-        '## Suggested pages',
+        '## Suggested Pages',
         '',
-        `${data.pages.length} pages for ${args.entities.length} entities:`,
+        `Generated ${data.pages.length} pages for ${args.entities.length} entities:`,
         bullets(data.pages.map((p) => `**${p.key}** (${p.type}) ${p.path}`)),
       ].join('\n');
       return { summary, data };
@@ -78,8 +79,8 @@ export const guidanceTools = [
       const data = services.suggestRelations(args);
       const summary =
         data.length === 0
-          ? '## Suggested relations\n\nNone detected. Include field keys ending in `_id` that name another entity key.'
-          : ['## Suggested relations', '', bullets(data.map((r) => `${r.source} ${r.kind} ${r.target}: ${r.reason}`))].join('\n');
+          ? 'No relations suggested. Add more entities or include field keys ending in "_id" for better detection.'
+          : ['## Suggested Relations', '', bullets(data.map((r) => `${r.source} ${r.kind} ${r.target}: ${r.reason}`))].join('\n');
       return { summary, data, structured: wrapped('relations', data) };
     },
   }),
@@ -96,7 +97,7 @@ export const guidanceTools = [
     run: (_context, args) => {
       const data = services.explainErrors(args);
       const summary = [
-        '## Error explanations',
+        '## Error Explanations',
         '',
         ...data.map((e) => `### ${e.path}\n${e.problem}\n**Fix:** ${e.fix}\nRelated tools: ${e.relatedTools.join(', ')}`),
       ].join('\n');

@@ -4,7 +4,7 @@
  * answering a call, so no request pays for it twice.
  */
 import { z } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { McpTool } from '../tool.ts';
 import { discoveryTools } from './discovery.ts';
 import { registryTools } from './registry.ts';

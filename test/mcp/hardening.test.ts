@@ -1,0 +1,130 @@
+/**
+ * Hostile JSON-RPC over both transports: a message nested thousands of levels deep, and
+ * `initialize` / `resources/read` / `tools/call` params of the wrong type. Each gets -32602
+ * (invalid params) with a one-line message, never -32603 with raw zod text or a crash, and the
+ * server keeps answering afterwards.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_HEADERS, rpc, startHost, type TestHost } from './support.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const MODERN = '2026-07-28';
+const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+
+/** `{ a: { a: … } }`, `levels` objects deep. */
+function deep(levels: number): unknown {
+  let value: unknown = {};
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
+
+/** The JSON text of `{"a":{"a":…}}`, `levels` deep, built as text (JSON.stringify itself recurses). */
+const deepText = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+
+/** A tools/call normalize_manifest with 5,000-deep options, as JSON text (`meta`: the 2026-07-28 envelope). */
+const deepNormalize = (id: number, meta = false) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{${meta ? `"_meta":${JSON.stringify(ENVELOPE)},` : ''}` +
+  `"name":"normalize_manifest","arguments":{"manifest":{},"options":${deepText(5000)}}}}`;
+
+/** The bad-params requests of #12 item 13 and what the message must name. */
+const BAD_PARAMS: ReadonlyArray<[string, Record<string, unknown>, RegExp]> = [
+  ['resources/read', { uri: 5 }, /resources\/read "uri" must be a string/],
+  ['resources/read', {}, /resources\/read "uri" must be a string/],
+  ['initialize', { protocolVersion: 5, capabilities: {}, clientInfo: { name: 'x', version: '1' } }, /initialize "protocolVersion" must be a string/],
+  ['initialize', { protocolVersion: '2025-11-25', capabilities: 'all', clientInfo: { name: 'x', version: '1' } }, /initialize "capabilities" must be an object/],
+  ['tools/call', { name: 7 }, /tools\/call "name" must be a string/],
+];
+
+/** Asserts a clean invalid-params answer: -32602, one line, no zod dump. */
+function expectInvalidParams(body: { id?: unknown; error?: { code: number; message: string } }, id: number, mention: RegExp): void {
+  expect(body.id).toBe(id);
+  expect(body.error?.code).toBe(-32602);
+  expect(body.error?.message).toMatch(mention);
+  expect(body.error?.message).not.toMatch(/\n|invalid_type|"code"/);
+}
+
+describe('over HTTP', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startHost();
+  });
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('refuses 5,000-deep normalize_manifest options with -32602 and keeps serving (2025 revision)', async () => {
+    const response = await rpc(host.mcpUrl, deepNormalize(1));
+    expect(response.status).toBe(200);
+    expectInvalidParams(response.body, 1, /nested deeper than 64 levels/);
+    expect((await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'ping' })).body.result).toEqual({});
+  });
+
+  it('refuses the same over 2026-07-28', async () => {
+    const message = deepNormalize(3, true);
+    const headers = { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'normalize_manifest' };
+    const response = await rpc(host.mcpUrl, message, headers);
+    expectInvalidParams(response.body, 3, /nested deeper than 64 levels/);
+  });
+
+  it('accepts arguments exactly as deep as a REST body may be', async () => {
+    const response = await rpc(host.mcpUrl, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'validate_manifest', arguments: { manifest: deep(63) } },
+    });
+    expect(response.body.result.structuredContent.valid).toBe(false);
+  });
+
+  it.each(BAD_PARAMS)('%s %j gets -32602 with a clean message', async (method, params, mention) => {
+    const response = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 5, method, params });
+    expect(response.status).toBe(200);
+    expectInvalidParams(response.body, 5, mention);
+  });
+});
+
+describe('over stdio', () => {
+  let child: ChildProcessWithoutNullStreams;
+  const waiting = new Map<number, (message: any) => void>();
+
+  function request(message: { id: number } | string): Promise<any> {
+    const text = typeof message === 'string' ? message : JSON.stringify(message);
+    const id = typeof message === 'string' ? (JSON.parse(text) as { id: number }).id : message.id;
+    return new Promise((resolveAnswer) => {
+      waiting.set(id, resolveAnswer);
+      child.stdin.write(`${text}\n`);
+    });
+  }
+
+  beforeAll(async () => {
+    child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/cli/index.ts'), 'mcp'], { cwd: root });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as { id?: number };
+      if (typeof message.id === 'number') waiting.get(message.id)?.(message);
+    });
+    const opened = await request({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    } as never);
+    expect(opened.result.serverInfo.name).toBe('cellgate');
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  }, 60_000);
+
+  afterAll(() => {
+    child?.stdin.end();
+  });
+
+  it('refuses 5,000-deep normalize_manifest options with -32602 and keeps serving', async () => {
+    expectInvalidParams(await request(deepNormalize(1)), 1, /nested deeper than 64 levels/);
+    expect((await request({ jsonrpc: '2.0', id: 2, method: 'ping' } as never)).result).toEqual({});
+  });
+
+  it.each(BAD_PARAMS)('%s %j gets -32602 with a clean message', async (method, params, mention) => {
+    expectInvalidParams(await request({ jsonrpc: '2.0', id: 5, method, params } as never), 5, mention);
+  });
+});
