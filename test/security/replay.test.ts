@@ -103,8 +103,11 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
   let base: string;
   let admin: string;
   let editor: string;
+  // Answers before this host started came from another host, whose stderr this one does not have.
+  let firstReceived = 0;
 
   beforeAll(async () => {
+    firstReceived = received.length;
     storage = await open();
     host = await startReplayHost({ DATABASE_URL: storage.url, CELLGATE_JWT_SECRET: SECRET });
     base = host.url;
@@ -368,7 +371,7 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
         return [];
       }
     });
-    const fiveHundreds = received.filter((reply) => reply.status === 500 && reply.body?.details?.correlationId);
+    const fiveHundreds = received.slice(firstReceived).filter((reply) => reply.status === 500 && reply.body?.details?.correlationId);
     expect(fiveHundreds.length).toBeGreaterThan(0);
     for (const reply of fiveHundreds) {
       const lines = logged.filter((entry) => entry.correlationId === reply.body.details.correlationId);
