@@ -32,3 +32,24 @@ export const MAX_DATE_TIME_LENGTH = 64;
 
 /** Default lifetime of an `Idempotency-Key` record: 24 hours; configurable per resource. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Governed list page size when `pageSize` is absent. */
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** Largest governed list page; a larger `pageSize` is clamped to it (a smaller than 1 is refused). */
+export const MAX_PAGE_SIZE = 100;
+
+/** History page size (`/versions`, `/v1/audit`): default and maximum; a larger `limit` is clamped. */
+export const HISTORY_LIMIT = { default: 20, max: 100 } as const;
+
+/** Longest history `cursor` accepted (ours are far shorter); longer ones are refused with 400. */
+export const MAX_CURSOR_LENGTH = 512;
+
+/** Longest `Idempotency-Key` header. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** Longest rollback `reason` stored in the audit record. */
+export const MAX_REASON_LENGTH = 1000;
+
+/** Most values of one `in` / `between` list filter. */
+export const MAX_FILTER_VALUES = 100;

@@ -3,7 +3,7 @@
  * handler, plus the programmatic service behind them. Unmatched requests fall through
  * (`handler.match` resolves `undefined`), so several resources and the host's own routes chain.
  */
-import { defineEntity, toStorageModel, resourcePathName, type EntityDefinitionDocument, type EntityDocumentInput } from '../contract/entity-document/index.ts';
+import { resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityDocumentInput } from '../contract/entity-document/index.ts';
 import { ConfigurationError } from '../errors.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
@@ -13,11 +13,11 @@ import type { AuthOptions } from './auth/options.ts';
 import { deprecationHeaders, type DeprecationOptions } from './http/headers.ts';
 import { checkResourceName, normalizeBasePath, resourcePatterns, type ResourcePatterns } from './http/paths.ts';
 import type { GovernedHooks, Pipeline } from './http/pipeline.ts';
-import { createListQueryParser } from './http/query.ts';
 import type { ClientIpOptions } from './http/request-meta.ts';
-import { resourceRoutes } from './http/resource-routes.ts';
+import { createGovernedRouter, type RoutedResource } from './http/router.ts';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.ts';
-import { createGovernedService } from './service.ts';
+import { createGovernedService, serviceContextOf } from './service.ts';
+import { entityOf } from './service-context.ts';
 import type { GovernedService, GovernedServiceOptions } from './service-types.ts';
 
 /** Options shared by every resource of an API (see `createGovernedApi`). */
@@ -54,7 +54,7 @@ export interface GovernedResourceOptions extends Omit<GovernedServiceOptions, 'e
 export interface GovernedResource extends FetchHandler {
   /** The programmatic service (create/get/list/update/delete/rollback/history/versions) used by the routes. */
   readonly service: GovernedService;
-  /** What the storage driver stores for this entity. */
+  /** What the storage driver stores for this entity: the same object as `service.model`. */
   readonly model: EntityStorageModel;
   /** The path name, e.g. `invoices`. */
   readonly resourceName: string;
@@ -96,34 +96,39 @@ export function bodyLimitOf(limit: number | undefined): number {
   return limit;
 }
 
-/** @internal Builds a resource on an already-resolved pipeline (shared by `createGovernedApi`). */
-export function buildGovernedResource(options: GovernedResourceOptions, shared: Pipeline): GovernedResource {
+/** A built resource with what a router needs to serve it. */
+export interface BuiltResource {
+  resource: GovernedResource;
+  routed: RoutedResource;
+}
+
+/**
+ * @internal Builds a resource on an already-resolved pipeline (shared by `createGovernedApi`): the
+ * entity is checked and the storage model built once, and the resource, its service and its
+ * router share them.
+ */
+export function buildGovernedResource(options: GovernedResourceOptions, shared: Pipeline): BuiltResource {
   if (options.storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
-  const entity = defineEntity(options.entity as EntityDocumentInput);
+  const entity = entityOf(options.entity);
   const resourceName = checkResourceName(options.resourceName ?? resourcePathName(entity.name), entity.scope);
   const { deprecation, basePath, bodyLimit, ...rest } = options;
-  const service = createGovernedService({
-    ...pickServiceOptions(rest),
-    entity,
-    resourceName,
-  });
-  const model = toStorageModel(entity);
-  const paths = resourcePatterns(entity.scope, resourceName, normalizeBasePath(basePath));
-  const headers = { ...shared.headers, ...deprecationHeaders(deprecation) };
-  const match = resourceRoutes({
-    service,
-    patterns: paths,
-    parseList: createListQueryParser(entity),
-    pipeline: { ...shared, headers },
+  const service = createGovernedService({ ...pickServiceOptions(rest), entity, resourceName }, toStorageModel(entity));
+  const base = normalizeBasePath(basePath);
+  const paths = resourcePatterns(entity.scope, resourceName, base);
+  const routed: RoutedResource = {
+    ctx: serviceContextOf(service),
+    pipeline: { ...shared, headers: { ...shared.headers, ...deprecationHeaders(deprecation) } },
     bodyLimit: bodyLimitOf(bodyLimit),
-  });
-  return Object.assign(createFetchHandler(match), {
+  };
+  const match = createGovernedRouter({ basePath: base, resources: [routed] });
+  const resource = Object.assign(createFetchHandler(match), {
     service,
-    model,
+    model: service.model,
     resourceName,
     paths,
-    migrate: () => options.storage.migrate([model]),
+    migrate: () => options.storage.migrate([service.model]),
   });
+  return { resource, routed };
 }
 
 function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): Omit<GovernedServiceOptions, 'entity'> {
@@ -152,5 +157,5 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
  * const response = await customers(request); // or customers.match(request) → undefined when not its path
  */
 export function createGovernedResource(options: GovernedResourceOptions): GovernedResource {
-  return buildGovernedResource(options, pipelineOf(options));
+  return buildGovernedResource(options, pipelineOf(options)).resource;
 }

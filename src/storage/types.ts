@@ -147,6 +147,8 @@ export interface AuditRecord extends RecordScope {
 export interface AuditQuery {
   tenantId: string;
   workspaceId?: string;
+  /** Only records of these workspaces (no tenant-level ones): the reach of an actor without a tenant-wide role. */
+  workspaceIds?: readonly string[];
   cellId?: string;
   resourceType?: string;
   resourceId?: string;

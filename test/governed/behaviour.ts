@@ -349,7 +349,14 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const s = await setup();
         const a = (await createCustomer(s)).body.data;
         const other = (await send(s.api, 'POST', paths.customers(ids.otherWs), { token: s.tokens.admin, body: customer() })).body.data;
-        expectError(await send(s.api, 'GET', '/v1/audit', { token: s.tokens.editor }), 403, 'FORBIDDEN');
+        const tenantLevel = (await send(s.api, 'POST', paths.events(), { token: s.tokens.admin, body: { kind: 'login', payload: { ok: true } } })).body.data;
+        // Without workspaceId: the records of its workspaces, none of other workspaces, none at tenant level (DECISIONS B8).
+        const reach = await send(s.api, 'GET', '/v1/audit', { token: s.tokens.editor });
+        expect(reach.status).toBe(200);
+        expect(reach.body.data.map((r: { resourceId: string }) => r.resourceId)).toEqual([a.id]);
+        const tenantAudit = (await send(s.api, 'GET', `/v1/audit?resourceId=${tenantLevel.id}`, { token: s.tokens.admin })).body.data[0];
+        expectError(await send(s.api, 'GET', `/v1/audit/${tenantAudit.id}`, { token: s.tokens.editor }), 404, 'NOT_FOUND');
+        expect((await send(s.api, 'GET', '/v1/audit', { token: s.tokens.admin })).body.data).toHaveLength(3);
         expectError(await send(s.api, 'GET', `/v1/audit?workspaceId=${ids.otherWs}`, { token: s.tokens.editor }), 403, 'FORBIDDEN');
         const own = await send(s.api, 'GET', `/v1/audit?workspaceId=${ids.ws}`, { token: s.tokens.editor });
         expect(own.body.data.map((r: { resourceId: string }) => r.resourceId)).toEqual([a.id]);

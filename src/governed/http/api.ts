@@ -1,13 +1,13 @@
 /**
- * `createGovernedApi`: several governed resources and the `/v1/audit` routes as one Fetch handler,
- * sharing storage, token verification and one rate limiter (so a limit counts a caller across
- * every resource).
+ * `createGovernedApi`: several governed resources and the `/v1/audit` routes as one Fetch handler
+ * on one router (one path lookup per request, whatever the number of resources), sharing storage,
+ * token verification and one rate limiter (so a limit counts a caller across every resource).
  */
 import { ConfigurationError } from '../../errors.ts';
-import { composeHandlers, type FetchHandler } from '../../http/handler.ts';
-import { createFetchHandler } from '../../http/handler.ts';
+import { createFetchHandler, type FetchHandler } from '../../http/handler.ts';
 import type { StorageDriver } from '../../storage/types.ts';
 import {
+  bodyLimitOf,
   buildGovernedResource,
   pipelineOf,
   type GovernedHttpOptions,
@@ -15,8 +15,8 @@ import {
   type GovernedResourceOptions,
 } from '../create-governed-resource.ts';
 import type { GovernedServiceOptions } from '../service-types.ts';
-import { auditRoutes } from './audit-routes.ts';
 import { normalizeBasePath } from './paths.ts';
+import { createGovernedRouter, type RoutedResource } from './router.ts';
 
 /** One resource of an API: an entity document, or per-resource options around one. */
 export type GovernedApiResource =
@@ -69,12 +69,15 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     ...(logger === undefined ? {} : { logger }),
   };
   const resources: Record<string, GovernedResource> = {};
+  const routed: RoutedResource[] = [];
   const seen = new Map<string, string>();
   entries.forEach((entry, index) => {
     const own = isWrapped(entry) ? entry : { entity: entry };
     let resource: GovernedResource;
     try {
-      resource = buildGovernedResource({ ...shared, ...own }, pipeline);
+      const built = buildGovernedResource({ ...shared, ...own }, pipeline);
+      resource = built.resource;
+      routed.push(built.routed);
     } catch (error) {
       if (error instanceof ConfigurationError) throw new ConfigurationError(`resources.${index}.${error.path}`, error.message.slice(error.path.length + 2));
       throw error;
@@ -88,10 +91,12 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     resources[resource.resourceName] = resource;
   });
   const handlers = Object.values(resources);
-  const all = withAudit
-    ? [...handlers, createFetchHandler(auditRoutes(storage, pipeline, normalizeBasePath(http.basePath)))]
-    : handlers;
-  return Object.assign(composeHandlers(...all), {
+  const match = createGovernedRouter({
+    basePath: normalizeBasePath(http.basePath),
+    resources: routed,
+    audit: withAudit ? { storage, pipeline, bodyLimit: bodyLimitOf(http.bodyLimit) } : undefined,
+  });
+  return Object.assign(createFetchHandler(match), {
     resources,
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),
   });

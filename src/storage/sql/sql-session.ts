@@ -119,6 +119,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
       run(async (): Promise<AuditPage> => {
         const parts: RawBuilder<unknown>[] = [sql`${sql.ref('tenant_id')} = ${query.tenantId}`];
         if (query.workspaceId !== undefined) parts.push(sql`${sql.ref('workspace_id')} = ${query.workspaceId}`);
+        if (query.workspaceIds !== undefined) parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
         if (query.cellId !== undefined) parts.push(sql`${sql.ref('cell_id')} = ${query.cellId}`);
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);
