@@ -15,6 +15,7 @@ import {
   type GovernedResourceOptions,
 } from '../create-governed-resource.ts';
 import type { GovernedServiceOptions } from '../service-types.ts';
+import { buildGovernedOpenApi } from '../openapi.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
 
@@ -41,6 +42,12 @@ export interface GovernedApi extends FetchHandler {
   readonly resources: Readonly<Record<string, GovernedResource>>;
   /** Migrates the tables of every resource in one `storage.migrate(models)` call (idempotent). */
   migrate(): Promise<void>;
+  /**
+   * The OpenAPI 3.1 document of every resource (and the audit routes), also served at
+   * `GET <basePath>/v1/openapi.json`. Merge it with the contract handler's document to show both
+   * halves on one docs page.
+   */
+  openapi(): Record<string, unknown>;
 }
 
 const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedApiResource, { entity: unknown }> =>
@@ -91,13 +98,22 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     resources[resource.resourceName] = resource;
   });
   const handlers = Object.values(resources);
+  const basePath = normalizeBasePath(http.basePath);
+  let document: Record<string, unknown> | undefined;
+  const openapi = () =>
+    (document ??= buildGovernedOpenApi(
+      routed.map(({ ctx }) => ({ entity: ctx.entity, resourceName: ctx.resourceName, rollbackEnabled: ctx.rollbackEnabled })),
+      { basePath, audit: withAudit },
+    ));
   const match = createGovernedRouter({
-    basePath: normalizeBasePath(http.basePath),
+    basePath,
     resources: routed,
     audit: withAudit ? { storage, pipeline, bodyLimit: bodyLimitOf(http.bodyLimit) } : undefined,
+    openapi: { pipeline, document: openapi },
   });
   return Object.assign(createFetchHandler(match), {
     resources,
+    openapi,
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),
   });
 }

@@ -36,6 +36,8 @@ export interface RouterSettings {
   resources: readonly RoutedResource[];
   /** Serve `/v1/audit` on this storage with this pipeline. */
   audit?: { storage: StorageDriver; pipeline: Pipeline; bodyLimit: number } | undefined;
+  /** Serve `GET /v1/openapi.json` (public, like any API description) with this document. */
+  openapi?: { pipeline: Pipeline; document: () => unknown } | undefined;
 }
 
 /** An operation compiled for one resource: its query schema built once from the entity. */
@@ -172,6 +174,13 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     const segments = path.slice(prefix.length, end).split('/');
     if (segments.includes('')) return undefined;
 
+    if (segments.length === 1 && segments[0] === 'openapi.json' && settings.openapi !== undefined) {
+      const { pipeline, document } = settings.openapi;
+      return answer(pipeline, request, () => {
+        if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
+        return jsonResponse(document());
+      });
+    }
     if (segments[0] === 'audit' && audit !== undefined && segments.length <= 2) {
       return dispatch(audit.pipeline, audit.targets, segments.length === 1 ? 'audit' : 'auditItem', request, (compiled) => runAudit(compiled, request, segments[1]));
     }
