@@ -3,7 +3,7 @@
  * handler, plus the programmatic service behind them. Unmatched requests fall through
  * (`handler.match` resolves `undefined`), so several resources and the host's own routes chain.
  */
-import { resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityDocumentInput } from '../contract/entity-document/index.ts';
+import { resourcePathName, toStorageModel, type EntityTypes, type GeneralEntityTypes } from '../contract/entity-document/index.ts';
 import { ConfigurationError } from '../errors.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
@@ -18,7 +18,7 @@ import { createGovernedRouter, type RoutedResource } from './http/router.ts';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { createGovernedService, serviceContextOf } from './service.ts';
 import { entityOf } from './service-context.ts';
-import type { GovernedService, GovernedServiceOptions } from './service-types.ts';
+import type { EntityOption, GovernedService, GovernedServiceOptions } from './service-types.ts';
 
 /** Options shared by every resource of an API (see `createGovernedApi`). */
 export interface GovernedHttpOptions extends ClientIpOptions {
@@ -43,17 +43,20 @@ export interface GovernedHttpOptions extends ClientIpOptions {
  * Options of {@link createGovernedResource}: the service options (storage, tier, redaction,
  * audit, rollback, plans, metrics, logger, resourceName) plus the HTTP ones.
  */
-export interface GovernedResourceOptions extends Omit<GovernedServiceOptions, 'entity'>, GovernedHttpOptions {
-  /** The entity definition document, from `defineEntity(...)` or as written (validated here). */
-  entity: EntityDefinitionDocument | EntityDocumentInput;
+export interface GovernedResourceOptions<T extends EntityTypes = GeneralEntityTypes> extends Omit<GovernedServiceOptions<T>, 'entity'>, GovernedHttpOptions {
+  /**
+   * The entity: `defineEntity(...)` (records typed from the document), a document written in
+   * code, or one loaded at run time such as a JSON import (checked here, general record type).
+   */
+  entity: EntityOption<T>;
   /** Mark the endpoints deprecated: `Deprecation: true` plus `Sunset` / `Link` when given. */
   deprecation?: DeprecationOptions | boolean;
 }
 
 /** A mounted governed resource: a Fetch handler with its service and storage model. */
-export interface GovernedResource extends FetchHandler {
+export interface GovernedResource<T extends EntityTypes = GeneralEntityTypes> extends FetchHandler {
   /** The programmatic service (create/get/list/update/delete/rollback/history/versions) used by the routes. */
-  readonly service: GovernedService;
+  readonly service: GovernedService<T>;
   /** What the storage driver stores for this entity: the same object as `service.model`. */
   readonly model: EntityStorageModel;
   /** The path name, e.g. `invoices`. */
@@ -156,6 +159,7 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
  * // GET/POST /v1/workspaces/:workspaceId/customers, GET/PATCH/DELETE …/customers/:id, …/:id/rollback, …/:id/versions
  * const response = await customers(request); // or customers.match(request) → undefined when not its path
  */
-export function createGovernedResource(options: GovernedResourceOptions): GovernedResource {
-  return buildGovernedResource(options, pipelineOf(options)).resource;
+export function createGovernedResource<T extends EntityTypes = GeneralEntityTypes>(options: GovernedResourceOptions<T>): GovernedResource<T> {
+  // The service is built from the checked entity, so its answers have the types the document declares.
+  return buildGovernedResource(options as GovernedResourceOptions, pipelineOf(options)).resource as unknown as GovernedResource<T>;
 }

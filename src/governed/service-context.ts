@@ -3,7 +3,7 @@
  * codec, the access and audit policies, metrics and logger, and the write path every mutation
  * ends in (conditional update → version state → audit), in one storage transaction.
  */
-import { defineEntity, entityReference, resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityDocumentInput } from '../contract/entity-document/index.ts';
+import { entityReference, loadEntity, resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityTypes } from '../contract/entity-document/index.ts';
 import { CellgateError, ConfigurationError } from '../errors.ts';
 import type { AuditEventType, EntityStorageModel, RecordScope, StorageDriver, StorageSession, StoredRecord } from '../storage/types.ts';
 import type { AccessPolicy } from './access.ts';
@@ -11,7 +11,7 @@ import { buildAuditRecord, TenantHasher, type AuditPolicy } from './audit/index.
 import { EntityCodec } from './codec.ts';
 import { defaultMetricsRegistry, governedMetrics, type GovernedLogger, type GovernedMetrics } from './metrics.ts';
 import { parseId } from './service-schemas.ts';
-import type { GovernedServiceOptions, TenantSwitch } from './service-types.ts';
+import type { EntityOption, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
 import type { GovernedContext, RecordView } from './types.ts';
 
 /** Which carrier brought the expected version: it decides 409 (body or query) or 412 (If-Match). */
@@ -39,8 +39,8 @@ const tenantSwitch = (value: TenantSwitch | undefined, fallback: boolean): ((ten
 const randomSecret = (): string => [...crypto.getRandomValues(new Uint8Array(32))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** The entity of an option: `defineEntity` freezes what it returns, anything else is a raw document to check now. */
-export function entityOf(entity: EntityDefinitionDocument | EntityDocumentInput): EntityDefinitionDocument {
-  return Object.isFrozen(entity) ? (entity as EntityDefinitionDocument) : defineEntity(entity as EntityDocumentInput);
+export function entityOf(entity: EntityOption<EntityTypes>): EntityDefinitionDocument {
+  return Object.isFrozen(entity) ? (entity as EntityDefinitionDocument) : loadEntity(entity);
 }
 
 /** Builds the shared context; throws {@link ConfigurationError} on a bad option. */

@@ -4,6 +4,7 @@
  * is the programmatic edge: it parses its caller's arguments with the same schemas the HTTP edge
  * uses, checks access, then runs the operation. Every mutation is one storage transaction.
  */
+import type { EntityTypes, GeneralEntityTypes } from '../contract/entity-document/index.ts';
 import type { EntityStorageModel, RecordScope } from '../storage/types.ts';
 import { listParamsSchema, type ParsedListParams } from './list-query.ts';
 import { createOperation } from './service-create.ts';
@@ -39,8 +40,8 @@ export type ServiceOperationName = keyof typeof SERVICE_OPERATIONS;
 const CONTEXTS = new WeakMap<GovernedService, ServiceContext>();
 
 /** @internal The shared context behind a service built by {@link createGovernedService}. */
-export function serviceContextOf(service: GovernedService): ServiceContext {
-  const ctx = CONTEXTS.get(service);
+export function serviceContextOf(service: GovernedService<EntityTypes>): ServiceContext {
+  const ctx = CONTEXTS.get(service as unknown as GovernedService);
   if (ctx === undefined) throw new TypeError('Not a service built by createGovernedService');
   return ctx;
 }
@@ -64,8 +65,8 @@ function concurrencyOf(options: ConcurrencyOptions | undefined): { ifMatch?: num
  * await storage.migrate([invoices.model]);
  * const created = await invoices.create({ actor, scope: { workspaceId, cellId } }, { invoiceNumber: 'INV-1', amount: 100 });
  */
-export function createGovernedService(options: GovernedServiceOptions, model?: EntityStorageModel): GovernedService {
-  const ctx = createServiceContext(options, model);
+export function createGovernedService<T extends EntityTypes = GeneralEntityTypes>(options: GovernedServiceOptions<T>, model?: EntityStorageModel): GovernedService<T> {
+  const ctx = createServiceContext(options as GovernedServiceOptions, model);
   const listSchema = listParamsSchema(ctx.entity);
   /** Scope, then the inputs beside the body, then access, then the body, then the work: the order of the HTTP edge too. */
   const call = async <I, O>(operation: ServiceOperation<I, O>, context: GovernedContext, head: () => Omit<I, 'body'>, body?: () => unknown): Promise<O> => {
@@ -108,5 +109,6 @@ export function createGovernedService(options: GovernedServiceOptions, model?: E
     getAudit: (context, auditId) => call(auditOperation, context, () => ({ auditId: parseId(auditId, 'Audit record') })),
   };
   CONTEXTS.set(service, ctx);
-  return service;
+  // The answers are built from the checked entity, so they have the types its document declares.
+  return service as unknown as GovernedService<T>;
 }

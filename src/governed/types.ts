@@ -46,13 +46,15 @@ export interface GovernedContext {
   meta?: RequestMeta;
 }
 
+/** The business fields of a record whose entity is known only at run time. */
+export type GeneralFields = { [field: string]: unknown };
+
 /**
  * A record on the wire: the base properties of {@link StoredRecord} and the business fields, all in
- * camelCase at the top level.
+ * camelCase at the top level. `F` is the business fields' type, inferred from a document written
+ * in code (`defineEntity`), or the general record.
  */
-export interface EntityData extends Omit<StoredRecord, 'fields'> {
-  [field: string]: unknown;
-}
+export type EntityData<F extends object = GeneralFields> = Omit<StoredRecord, 'fields'> & F;
 
 /** `meta` of a single-resource answer (always present, SEED.md). */
 export interface RecordMeta {
@@ -63,15 +65,22 @@ export interface RecordMeta {
 }
 
 /** A single-resource answer `{ data, meta }`. */
-export interface RecordView {
-  data: EntityData;
+export interface RecordView<F extends object = GeneralFields> {
+  data: EntityData<F>;
   meta: RecordMeta;
 }
 
+/** `meta` of a collection answer. */
+export interface ListMeta {
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
 /** A collection answer `{ data, meta: { total, page, pageSize } }`. */
-export interface ListView {
-  data: EntityData[];
-  meta: { total: number; page: number; pageSize: number };
+export interface ListView<F extends object = GeneralFields> {
+  data: EntityData<F>[];
+  meta: ListMeta;
 }
 
 /** One list filter in wire terms: a camelCase field, an operator, a value (strings are coerced to the field's type). */
