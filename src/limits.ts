@@ -53,3 +53,10 @@ export const MAX_REASON_LENGTH = 1000;
 
 /** Most values of one `in` / `between` list filter. */
 export const MAX_FILTER_VALUES = 100;
+
+/**
+ * With `Prefer: count=estimated`, a list total up to this many rows is counted exactly; above it
+ * the database's estimate is given (PostgreSQL's planner; on SQLite a count capped here, then the
+ * table's size). Keeps page 1 of a huge collection from costing a full count.
+ */
+export const EXACT_COUNT_THRESHOLD = 10_000;

@@ -41,6 +41,25 @@ export type ListQueryParser = (params: URLSearchParams) => ParsedListParams;
 const RESERVED = new Set(['page', 'pageSize', 'sortBy', 'sortDir', 'includeDeleted', 'q']);
 const FILTER_NAME = /^([A-Za-z][A-Za-z0-9]{0,99})(?:\[([A-Za-z]{1,20})\])?$/;
 
+/** How a list total is counted (PostgREST's `Prefer: count=` values). */
+export const CountMethodSchema = z.enum(['exact', 'planned', 'estimated'], 'Must be exact, planned or estimated');
+
+/**
+ * The `count` preference of a `Prefer` header (RFC 7240), e.g. `Prefer: count=estimated`;
+ * undefined when absent. Other preferences, and values we do not support, are ignored as the RFC asks.
+ */
+export const PreferCountSchema = z
+  .string()
+  .max(1000)
+  .transform((header) => {
+    for (const token of header.split(/[,;]/)) {
+      const [name, value] = token.split('=').map((part) => part.trim().toLowerCase());
+      if (name === 'count') return CountMethodSchema.safeParse(value?.replace(/^"|"$/g, '')).data;
+    }
+    return undefined;
+  })
+  .describe('`count=exact|planned|estimated`: how `meta.total` is counted; answered with `Preference-Applied`.');
+
 /** A positive integer, as a number or as query text. */
 const positiveInteger = z
   .union([z.number(), z.string().regex(/^\d{1,15}$/, 'Must be an integer of at least 1').transform(Number)])
@@ -120,6 +139,7 @@ export function listParamsSchema(entity: ListableEntity) {
         .union([z.boolean(), z.enum(['true', 'false'], 'Must be true or false').transform((text) => text === 'true')])
         .default(false)
         .describe('Also list soft-deleted records (admin access and the read permission).'),
+      count: CountMethodSchema.optional(),
     })
     .transform((params, ctx): ParsedListParams => {
       const filters: ListFilterParam[] = [];
@@ -187,5 +207,6 @@ export function toListQuery(entity: EntityDefinitionDocument, scope: RecordScope
     offset: (params.page - 1) * params.pageSize,
     limit: params.pageSize,
     includeDeleted: params.includeDeleted,
+    ...(params.count === undefined ? {} : { count: params.count }),
   };
 }

@@ -167,6 +167,7 @@ function listParameters(entity: EntityDefinitionDocument): Json[] {
 const HEADER_DOC: Record<string, { name: string; description: string }> = {
   'if-match': { name: 'If-Match', description: 'Entity tag of the version you hold, e.g. `"3"`; stale → 412 PRECONDITION_FAILED.' },
   'idempotency-key': { name: 'Idempotency-Key', description: 'Repeat a create safely: the same key and body replay the first answer; another body → 422.' },
+  prefer: { name: 'Prefer', description: '`count=exact|planned|estimated` (PostgREST convention): how `meta.total` is counted; `meta.count` says whether it was counted or estimated, `Preference-Applied` echoes the preference.' },
 };
 
 const ERROR_TEXT: Partial<Record<ErrorCode, string>> = {

@@ -2,7 +2,7 @@
  * Public types of the governed-resource core: who acts, in which scope, with which request
  * metadata, and the camelCase shapes it answers (SEED.md Area B).
  */
-import type { AuditEventType, AuditRecord, FilterOperator, StoredRecord } from '../storage/types.ts';
+import type { AuditEventType, AuditRecord, CountMethod, FilterOperator, StoredRecord } from '../storage/types.ts';
 
 /** The authenticated caller. Built from a verified token by the HTTP layer, or by hand in programmatic use. */
 export interface Actor {
@@ -75,6 +75,8 @@ export interface ListMeta {
   total: number;
   page: number;
   pageSize: number;
+  /** Present when a count method was asked for: whether `total` was counted or estimated. */
+  count?: 'exact' | 'planned';
 }
 
 /** A collection answer `{ data, meta: { total, page, pageSize } }`. */
@@ -107,6 +109,12 @@ export interface ListParams {
   q?: string;
   /** Needs admin access and `<namespace>.<resource>.read`. @default false */
   includeDeleted?: boolean;
+  /**
+   * How to count `meta.total` (over HTTP: `Prefer: count=…`): `exact`, `planned` (the database's
+   * estimate) or `estimated` (exact up to a threshold, planned above). When given, `meta.count`
+   * says which was used. @default exact
+   */
+  count?: CountMethod;
 }
 
 /** An audit record on the wire (camelCase fields of SEED.md's audit record, plus `reason`). */

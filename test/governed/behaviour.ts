@@ -479,6 +479,34 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expect((await get('pageSize=500')).body.meta.pageSize).toBe(100);
       });
 
+      it('honours Prefer: count=exact|planned|estimated with Preference-Applied and meta.count', async () => {
+        const s = await setup();
+        await seedInvoices(s);
+        const get = (prefer?: string) => send(s.api, 'GET', paths.invoices(), { token: s.tokens.admin, ...(prefer === undefined ? {} : { headers: { prefer } }) });
+        const plain = await get();
+        expect(plain.body.meta).toEqual({ total: 4, page: 1, pageSize: 20 });
+        expect(plain.headers.get('preference-applied')).toBeNull();
+        for (const method of ['exact', 'estimated'] as const) {
+          const answer = await get(`return=minimal, count=${method}`);
+          expect(answer.status).toBe(200);
+          expect(answer.headers.get('preference-applied')).toBe(`count=${method}`);
+          // Four rows: far below the threshold, so even `estimated` counts exactly.
+          expect(answer.body.meta).toEqual({ total: 4, page: 1, pageSize: 20, count: 'exact' });
+        }
+        const planned = await get('count=planned');
+        expect(planned.headers.get('preference-applied')).toBe('count=planned');
+        expect(planned.body.data).toHaveLength(4);
+        // PostgreSQL answers its planner's estimate; memory counts for free and SQLite counts exactly below its cap.
+        expect(planned.body.meta.count).toBe(driver === 'postgres' ? 'planned' : 'exact');
+        expect(Number.isInteger(planned.body.meta.total) && planned.body.meta.total >= 0).toBe(true);
+        if (driver !== 'postgres') expect(planned.body.meta.total).toBe(4);
+        // A preference we do not support is ignored (RFC 7240), not refused.
+        const unknown = await get('count=bogus');
+        expect(unknown.status).toBe(200);
+        expect(unknown.headers.get('preference-applied')).toBeNull();
+        expect(unknown.body.meta).toEqual({ total: 4, page: 1, pageSize: 20 });
+      });
+
       it('refuses unknown or malformed parameters with 400 naming the parameter', async () => {
         const s = await setup();
         const bad = ['pageSize=0', 'page=0', 'page=abc', 'sortBy=customerName', 'sortDir=up', 'status[gt]=PAID', 'amount=12', 'amount[gt]=lots', 'dueDate[between]=2026-01-01', 'dueDate[after]=yesterday', 'status=UNKNOWN', 'paymentToken=x', 'includeDeleted=yes', 'customer_id=x'];

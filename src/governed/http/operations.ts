@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../errors.ts';
 import type { EntityScope } from '../../storage/types.ts';
-import { listParamsOfQuery, listParamsSchema, type ListableEntity } from '../list-query.ts';
+import { listParamsOfQuery, listParamsSchema, PreferCountSchema, type ListableEntity } from '../list-query.ts';
 import type { ServiceOperationName } from '../service.ts';
 import {
   BodyObjectSchema,
@@ -75,6 +75,8 @@ export interface GovernedOperation {
   errors: ErrorCode[];
   /** The operation's input from the parsed parts. */
   input(parts: RequestParts): Record<string, unknown>;
+  /** Headers of a successful answer that depend on the input (e.g. `Preference-Applied`). */
+  answerHeaders?: (input: Record<string, unknown>) => Record<string, string>;
 }
 
 const NoQuery = z.strictObject({});
@@ -112,9 +114,11 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     service: 'list',
     query: (entity) => listParamsSchema(entity),
     queryObject: listParamsOfQuery,
+    headers: z.object({ prefer: PreferCountSchema.optional() }),
     answer: 'list',
     errors: [],
-    input: ({ query }) => query,
+    input: ({ query, headers }) => ({ ...query, ...(headers.prefer === undefined ? {} : { count: headers.prefer }) }),
+    answerHeaders: (input): Record<string, string> => (typeof input.count === 'string' ? { 'preference-applied': `count=${input.count}` } : {}),
   },
   {
     name: 'create',

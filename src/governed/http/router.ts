@@ -54,7 +54,7 @@ interface Mounted {
 }
 
 /** Readable names of the headers operations read, for the paths of their 400 issues. */
-const HEADER_NAMES: Record<string, string> = { 'if-match': 'If-Match', 'idempotency-key': 'Idempotency-Key' };
+const HEADER_NAMES: Record<string, string> = { 'if-match': 'If-Match', 'idempotency-key': 'Idempotency-Key', prefer: 'Prefer' };
 
 function compile(entity: Parameters<GovernedOperation['query']>[0], tenant: boolean): Targets {
   const targets: Targets = new Map();
@@ -138,7 +138,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
         service.access(ctx, context, scope, head);
         const input = operation.body === undefined ? head : { ...head, body: parseInput(operation.body, await readJsonBody(request, { limit: resource.bodyLimit }), 'body member') };
         const result = await service.run(ctx, context, scope, input);
-        if (operation.answer !== 'record') return jsonResponse(result);
+        if (operation.answer !== 'record') return jsonResponse(result, 200, operation.answerHeaders?.(head));
         const view = result as RecordView;
         return operation.status === 201 ? recordResponse(view, 201, { location: `${path}/${view.data.id}` }) : recordResponse(view);
       },

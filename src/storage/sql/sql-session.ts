@@ -19,7 +19,7 @@ import type {
 } from '../types.ts';
 import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_COLUMNS, VERSION_TABLE } from './columns.ts';
 import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
-import { listCondition, listOrder, scopeCondition } from './list-query.ts';
+import { countRows, listCondition, listOrder, scopeCondition } from './list-query.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
 import { runCached, type StatementCache } from './statement-cache.ts';
@@ -87,11 +87,8 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         const where = listCondition(dialect, model, query);
         const page = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${where}
           ORDER BY ${listOrder(model, query)} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(db);
-        const count = await sql<{ total: unknown }>`SELECT count(*) AS total FROM ${sql.table(model.table)} WHERE ${where}`.execute(db);
-        return {
-          records: page.rows.map((row) => decodeRecord(dialect, model, row)),
-          total: Number(count.rows[0]?.total ?? 0),
-        };
+        const { total, count } = await countRows(db, dialect.name, model.table, where, query.count ?? 'exact');
+        return { records: page.rows.map((row) => decodeRecord(dialect, model, row)), total, count };
       }),
 
     insert: (model, record) =>
