@@ -59,4 +59,4 @@ export const MAX_FILTER_VALUES = 100;
  * the database's estimate is given (PostgreSQL's planner; on SQLite a count capped here, then the
  * table's size). Keeps page 1 of a huge collection from costing a full count.
  */
-export const EXACT_COUNT_THRESHOLD = 10_000;
+export const EXACT_COUNT_THRESHOLD = 1_000;
