@@ -51,9 +51,9 @@ const businessFields = (entity: EntityDefinitionDocument) => Object.entries(enti
 
 /** Record (answer), create body and merge-patch body schemas of one entity. */
 function entitySchemas(entity: EntityDefinitionDocument, name: string): Record<string, Json> {
-  const base = ['id', 'tenant_id', 'workspace_id', 'cell_id', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by', 'deleted_at', 'deleted_by'];
+  // Every record carries every base field on the wire; workspace and cell are null where the scope has none.
   const baseProperties = Object.fromEntries(
-    base.map((field) => [snakeToCamel(field), field === 'workspace_id' || field === 'cell_id' ? fieldSchema(BASE_FIELDS[field] ?? { type: 'string', format: 'uuid' } as FieldDescriptor, true) : fieldSchema(BASE_FIELDS[field] ?? ({ type: field === 'version' ? 'integer' : 'string' } as FieldDescriptor))]),
+    Object.entries(BASE_FIELDS).map(([field, descriptor]) => [snakeToCamel(field), fieldSchema(descriptor, descriptor.nullable || field === 'workspace_id' || field === 'cell_id')]),
   );
   const business = businessFields(entity);
   const recordProperties = { ...baseProperties, ...Object.fromEntries(business.map(([field, descriptor]) => [snakeToCamel(field), fieldSchema(descriptor, descriptor.nullable || descriptor.optional)])) };

@@ -49,7 +49,7 @@ interface Compiled {
 type Targets = Map<OperationTarget, Compiled[]>;
 
 interface Mounted {
-  resource: RoutedResource | undefined;
+  resource: RoutedResource;
   targets: Targets;
 }
 
@@ -204,7 +204,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
       mounted = byScope['system-global'].get(segments[0]!);
       at = 1;
     }
-    if (mounted === undefined || mounted.resource === undefined) return undefined;
+    if (mounted === undefined) return undefined;
     const tail = segments.length - at;
     const target: OperationTarget | undefined =
       tail === 0 ? 'collection' : tail === 1 ? 'item' : tail === 2 && segments[at + 1] === 'rollback' ? 'rollback' : tail === 2 && segments[at + 1] === 'versions' ? 'versions' : undefined;
