@@ -58,23 +58,26 @@ const samples = () => ({
   'typed.ts': `${readmeBlock('**Typed records.**')}\nexport {};\n`,
 });
 
+/** The README's commented-out misspelt create, made live, plus a wrong value type. */
+function wrongSample(): string {
+  const wrong = readmeBlock('**Typed records.**').replace(/^\/\/ (invoices\.create\(.*amont.*;).*$/m, 'await $1\nconst text: string = created.data.amount;');
+  expect(wrong).toContain("await invoices.create(context, { invoiceNumber: 'INV-2', amont: 5");
+  return `${wrong}\nexport {};\n`;
+}
+
 describe('types compiled by tsc', () => {
-  it('infers record types (typed-entity.fixture.ts) and compiles the README samples with moduleResolution bundler', () => {
-    const output = project(join(work, 'bundler'), 'bundler', samples(), [join(root, 'test/types/typed-entity.fixture.ts')]);
-    expect(output).toBe('');
+  it('infers record types (typed-entity.fixture.ts), compiles the README samples with moduleResolution bundler, and refuses a misspelt field and a wrong value type', () => {
+    const output = project(join(work, 'bundler'), 'bundler', { ...samples(), 'wrong.ts': wrongSample() }, [join(root, 'test/types/typed-entity.fixture.ts')]);
+    const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
+    // Only the deliberately wrong file fails, with exactly its two errors.
+    expect(errors.map((line) => line.replace(/^.*\/(\w+\.ts)\(\d+,\d+\)/, '$1'))).toEqual([
+      expect.stringMatching(/^wrong\.ts: error TS(2353|2561): .*'amont'/),
+      expect.stringMatching(/^wrong\.ts: error TS2322: Type 'number' is not assignable to type 'string'/),
+    ]);
   }, 180_000);
 
   it('compiles the README samples with moduleResolution nodenext', () => {
     const output = project(join(work, 'nodenext'), 'nodenext', samples());
     expect(output).toBe('');
-  }, 180_000);
-
-  it('reports a misspelt field and a wrong value type as compile errors', () => {
-    // The README's commented-out line, made live, plus a wrong value type.
-    const wrong = readmeBlock('**Typed records.**').replace(/^\/\/ (invoices\.create\(.*amont.*;).*$/m, 'await $1\nconst text: string = created.data.amount;');
-    expect(wrong).toContain('await invoices.create(context, { invoiceNumber: \'INV-2\', amont: 5');
-    const output = project(join(work, 'wrong'), 'bundler', { 'typed.ts': `${wrong}\nexport {};\n` });
-    expect(output).toMatch(/typed\.ts\(\d+,\d+\): error TS(2353|2561): .*'amont'/);
-    expect(output).toMatch(/typed\.ts\(\d+,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
   }, 180_000);
 });
