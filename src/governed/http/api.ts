@@ -7,7 +7,6 @@ import { ConfigurationError } from '../../errors.ts';
 import { createFetchHandler, type FetchHandler } from '../../http/handler.ts';
 import type { StorageDriver } from '../../storage/types.ts';
 import {
-  bodyLimitOf,
   buildGovernedResource,
   pipelineOf,
   type GovernedHttpOptions,
@@ -108,7 +107,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   const match = createGovernedRouter({
     basePath,
     resources: routed,
-    audit: withAudit ? { storage, pipeline, bodyLimit: bodyLimitOf(http.bodyLimit) } : undefined,
+    audit: withAudit ? { storage, pipeline } : undefined,
     openapi: { pipeline, document: openapi },
   });
   return Object.assign(createFetchHandler(match), {

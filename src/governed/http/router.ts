@@ -35,7 +35,7 @@ export interface RouterSettings {
   basePath: string;
   resources: readonly RoutedResource[];
   /** Serve `/v1/audit` on this storage with this pipeline. */
-  audit?: { storage: StorageDriver; pipeline: Pipeline; bodyLimit: number } | undefined;
+  audit?: { storage: StorageDriver; pipeline: Pipeline } | undefined;
   /** Serve `GET /v1/openapi.json` (public, like any API description) with this document. */
   openapi?: { pipeline: Pipeline; document: () => unknown } | undefined;
 }
