@@ -89,8 +89,21 @@ function coerce(field: FieldDescriptor, raw: unknown, operator: FilterOperator):
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value]);
 
-/** The schema of one entity's list parameters (the object form of {@link ListParams}). */
-export function listParamsSchema(entity: ListableEntity) {
+const SCHEMAS = new WeakMap<ListableEntity, ReturnType<typeof buildListParamsSchema>>();
+
+/**
+ * The schema of one entity's list parameters (the object form of {@link ListParams}), built once
+ * per entity: the service and the router of a resource hold the very same schema.
+ */
+export function listParamsSchema(entity: ListableEntity): ReturnType<typeof buildListParamsSchema> {
+  // Only a checked (frozen) entity can be cached: a plain object could change after the call.
+  if (!Object.isFrozen(entity)) return buildListParamsSchema(entity);
+  let schema = SCHEMAS.get(entity);
+  if (schema === undefined) SCHEMAS.set(entity, (schema = buildListParamsSchema(entity)));
+  return schema;
+}
+
+function buildListParamsSchema(entity: ListableEntity) {
   const data = entity.data;
   const filterable = new Map((data?.filtering?.allowedFields ?? []).map((snake) => [snakeToCamel(snake), snake]));
   const sortable = ['createdAt', 'updatedAt', ...(data?.sorting?.allowedFields ?? []).map(snakeToCamel)];
