@@ -34,6 +34,7 @@ export {
   FieldDescriptorSchema,
   DataBlockSchema,
   defineEntity,
+  loadEntity,
   validateEntityDocument,
   toStorageModel,
   entityReference,
@@ -45,6 +46,15 @@ export {
   type FieldDescriptor,
   type FieldDescriptorInput,
   type DataBlock,
+  type EntityDefinition,
+  type EntityTypes,
+  type EntityTypesOf,
+  type GeneralEntityTypes,
+  type EntityRecordOf,
+  type RecordFieldsOf,
+  type CreateFieldsOf,
+  type EntityDocumentShape,
+  type WidenedEntityDocument,
 } from './contract/entity-document/index.ts';
 export * from './governed/index.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';

@@ -149,3 +149,32 @@ export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
  * is let through uncounted: a rate limit must not make reads wait behind a long write.
  */
 export const RATE_LIMIT_LOCK_WAIT_MS = 100;
+
+/**
+/** Governed list page size when `pageSize` is absent. */
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** Largest governed list page; a larger `pageSize` is clamped to it (a smaller than 1 is refused). */
+export const MAX_PAGE_SIZE = 100;
+
+/** History page size (`/versions`, `/v1/audit`): default and maximum; a larger `limit` is clamped. */
+export const HISTORY_LIMIT = { default: 20, max: 100 } as const;
+
+/** Longest history `cursor` accepted (ours are far shorter); longer ones are refused with 400. */
+export const MAX_CURSOR_LENGTH = 512;
+
+/** Longest `Idempotency-Key` header. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** Longest rollback `reason` stored in the audit record. */
+export const MAX_REASON_LENGTH = 1000;
+
+/** Most values of one `in` / `between` list filter. */
+export const MAX_FILTER_VALUES = 100;
+
+/**
+ * With `Prefer: count=estimated`, a list total up to this many rows is counted exactly; above it
+ * the database's estimate is given (PostgreSQL's planner; on SQLite a count capped here, then the
+ * table's size). Keeps page 1 of a huge collection from costing a full count.
+ */
+export const EXACT_COUNT_THRESHOLD = 1_000;

@@ -5,7 +5,7 @@
  */
 import { composeHandlers, createContractHandler, type FetchHandler } from 'cellgate';
 import type { ReferenceConfig } from './config.ts';
-import { createDemoResources } from './governed.ts';
+import { createDemoResources, mergedOpenApiRoute } from './governed.ts';
 import { createStorageFromUrl } from './storage.ts';
 
 /** A ready reference application. */
@@ -45,7 +45,10 @@ export async function createReferenceApp(config: ReferenceConfig): Promise<Refer
   // (mount spot: storage + governed)
   const { storage, label } = await createStorageFromUrl(config.env.DATABASE_URL);
   parts.push({ handlers: [], banner: [`storage       ${label}`], close: () => storage.close() });
-  parts.push(await createDemoResources({ env: config.env, storage }));
+  const demo = await createDemoResources({ env: config.env, storage });
+  parts.push(demo);
+  // The docs page reads /api/openapi.json: answer it, ahead of the contract handler, with both halves merged.
+  const openapi = mergedOpenApiRoute(contract, demo.api);
   void config;
 
   const banner = [
@@ -56,7 +59,7 @@ export async function createReferenceApp(config: ReferenceConfig): Promise<Refer
     ...parts.flatMap((part) => part.banner),
   ];
   return {
-    handler: composeHandlers(contract, ...parts.flatMap((part) => part.handlers)),
+    handler: composeHandlers(openapi, contract, ...parts.flatMap((part) => part.handlers)),
     banner,
     async close() {
       // Close in reverse order of opening (resources before the storage they use).

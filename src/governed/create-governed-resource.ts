@@ -3,7 +3,7 @@
  * handler, plus the programmatic service behind them. Unmatched requests fall through
  * (`handler.match` resolves `undefined`), so several resources and the host's own routes chain.
  */
-import { defineEntity, toStorageModel, resourcePathName, type EntityDefinitionDocument, type EntityDocumentInput } from '../contract/entity-document/index.ts';
+import { resourcePathName, toStorageModel, type EntityTypes, type GeneralEntityTypes } from '../contract/entity-document/index.ts';
 import { ConfigurationError } from '../errors.ts';
 import { isLogger, type Logger } from '../logging.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
@@ -14,13 +14,13 @@ import type { AuthOptions } from './auth/options.ts';
 import { deprecationHeaders, type DeprecationOptions } from './http/headers.ts';
 import { checkResourceName, normalizeBasePath, resourcePatterns, type ResourcePatterns } from './http/paths.ts';
 import type { GovernedHooks, Pipeline } from './http/pipeline.ts';
-import { createListQueryParser } from './http/query.ts';
 import type { ClientIpOptions } from './http/request-meta.ts';
-import { resourceRoutes } from './http/resource-routes.ts';
+import { createGovernedRouter, type RoutedResource } from './http/router.ts';
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import type { GovernedLogger } from './metrics.ts';
-import { createGovernedService } from './service.ts';
-import type { GovernedService, GovernedServiceOptions } from './service-types.ts';
+import { createGovernedService, serviceContextOf } from './service.ts';
+import { entityOf } from './service-context.ts';
+import type { EntityOption, GovernedService, GovernedServiceOptions } from './service-types.ts';
 
 /** Options shared by every resource of an API (see `createGovernedApi`). */
 export interface GovernedHttpOptions extends ClientIpOptions {
@@ -55,18 +55,21 @@ export interface GovernedHttpOptions extends ClientIpOptions {
  * Options of {@link createGovernedResource}: the service options (storage, tier, redaction,
  * audit, rollback, plans, metrics, logger, idempotency, resourceName) plus the HTTP ones.
  */
-export interface GovernedResourceOptions extends Omit<GovernedServiceOptions, 'entity' | 'logger'>, GovernedHttpOptions {
-  /** The entity definition document, from `defineEntity(...)` or as written (validated here). */
-  entity: EntityDefinitionDocument | EntityDocumentInput;
+export interface GovernedResourceOptions<T extends EntityTypes = GeneralEntityTypes> extends Omit<GovernedServiceOptions<T>, 'entity' | 'logger'>, GovernedHttpOptions {
+  /**
+   * The entity: `defineEntity(...)` (records typed from the document), a document written in
+   * code, or one loaded at run time such as a JSON import (checked here, general record type).
+   */
+  entity: EntityOption<T>;
   /** Mark the endpoints deprecated: `Deprecation: true` plus `Sunset` / `Link` when given. */
   deprecation?: DeprecationOptions | boolean;
 }
 
 /** A mounted governed resource: a Fetch handler with its service and storage model. */
-export interface GovernedResource extends FetchHandler {
+export interface GovernedResource<T extends EntityTypes = GeneralEntityTypes> extends FetchHandler {
   /** The programmatic service (create/get/list/update/delete/rollback/history/versions) used by the routes. */
-  readonly service: GovernedService;
-  /** What the storage driver stores for this entity. */
+  readonly service: GovernedService<T>;
+  /** What the storage driver stores for this entity: the same object as `service.model`. */
   readonly model: EntityStorageModel;
   /** The path name, e.g. `invoices`. */
   readonly resourceName: string;
@@ -113,34 +116,39 @@ export function bodyLimitOf(limit: number | undefined): number {
   return limit;
 }
 
-/** @internal Builds a resource on an already-resolved pipeline (shared by `createGovernedApi`). */
-export function buildGovernedResource(options: GovernedResourceOptions, shared: Pipeline): GovernedResource {
+/** A built resource with what a router needs to serve it. */
+export interface BuiltResource {
+  resource: GovernedResource;
+  routed: RoutedResource;
+}
+
+/**
+ * @internal Builds a resource on an already-resolved pipeline (shared by `createGovernedApi`): the
+ * entity is checked and the storage model built once, and the resource, its service and its
+ * router share them.
+ */
+export function buildGovernedResource(options: GovernedResourceOptions, shared: Pipeline): BuiltResource {
   if (options.storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
-  const entity = defineEntity(options.entity as EntityDocumentInput);
+  const entity = entityOf(options.entity);
   const resourceName = checkResourceName(options.resourceName ?? resourcePathName(entity.name), entity.scope);
   const { deprecation, basePath, bodyLimit, ...rest } = options;
-  const service = createGovernedService({
-    ...pickServiceOptions(rest),
-    entity,
-    resourceName,
-  });
-  const model = toStorageModel(entity);
-  const paths = resourcePatterns(entity.scope, resourceName, normalizeBasePath(basePath));
-  const headers = { ...shared.headers, ...deprecationHeaders(deprecation) };
-  const match = resourceRoutes({
-    service,
-    patterns: paths,
-    parseList: createListQueryParser(entity),
-    pipeline: { ...shared, headers },
+  const service = createGovernedService({ ...pickServiceOptions(rest), entity, resourceName }, toStorageModel(entity));
+  const base = normalizeBasePath(basePath);
+  const paths = resourcePatterns(entity.scope, resourceName, base);
+  const routed: RoutedResource = {
+    ctx: serviceContextOf(service),
+    pipeline: { ...shared, headers: { ...shared.headers, ...deprecationHeaders(deprecation) } },
     bodyLimit: bodyLimitOf(bodyLimit),
-  });
-  return Object.assign(createFetchHandler(match), {
+  };
+  const match = createGovernedRouter({ basePath: base, resources: [routed] });
+  const resource = Object.assign(createFetchHandler(match), {
     service,
-    model,
+    model: service.model,
     resourceName,
     paths,
-    migrate: () => options.storage.migrate([model]),
+    migrate: () => options.storage.migrate([service.model]),
   });
+  return { resource, routed };
 }
 
 function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): Omit<GovernedServiceOptions, 'entity'> {
@@ -176,6 +184,7 @@ function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
  * // GET/POST /v1/workspaces/:workspaceId/customers, GET/PATCH/DELETE …/customers/:id, …/:id/rollback, …/:id/versions
  * const response = await customers(request); // or customers.match(request) → undefined when not its path
  */
-export function createGovernedResource(options: GovernedResourceOptions): GovernedResource {
-  return buildGovernedResource(options, pipelineOf(options, {}, options.storage));
+export function createGovernedResource<T extends EntityTypes = GeneralEntityTypes>(options: GovernedResourceOptions<T>): GovernedResource<T> {
+  // The service is built from the checked entity, so its answers have the types the document declares.
+  return buildGovernedResource(options as GovernedResourceOptions, pipelineOf(options, {}, options.storage)).resource as unknown as GovernedResource<T>;
 }

@@ -11,4 +11,4 @@ export type { Counter, Histogram, MetricsRegistry, GovernedLogEntry, GovernedLog
 export { applyPatch, parsePatch, jsonEqual, type JsonPatchOperation } from './patch.ts';
 export { diffStates, REDACTED, type RedactedOperation } from './audit/index.ts';
 export { canonicalJson, requestHash } from './idempotency.ts';
-export { HISTORY_LIMIT } from './service-helpers.ts';
+export { HISTORY_LIMIT } from '../limits.ts';

@@ -2,10 +2,25 @@
  * Options and the interface of the governed service (`createGovernedService`): the domain core of
  * one governed entity, usable without HTTP.
  */
-import type { EntityDefinitionDocument } from '../contract/entity-document/index.ts';
+import type { EntityDefinition, EntityDocumentShape, EntityTypes, GeneralEntityTypes, WidenedEntityDocument } from '../contract/entity-document/index.ts';
 import type { EntityStorageModel, StorageDriver } from '../storage/types.ts';
 import type { GovernedLogger, MetricsRegistry } from './metrics.ts';
+import type { JsonPatchOperation } from './patch.ts';
 import type { AuditView, ConcurrencyOptions, GovernedContext, HistoryPage, HistoryParams, ListParams, ListView, RecordView, VersionView } from './types.ts';
+
+/**
+ * The entity option: a `defineEntity(...)` result (its record type flows into the service), a
+ * document written in code, or one loaded at run time (JSON/YAML, checked here, general record).
+ */
+export type EntityOption<T extends EntityTypes = GeneralEntityTypes> = EntityDefinition<T> | EntityDocumentShape | WidenedEntityDocument;
+
+/**
+ * The body of an update: the merge form (any input fields, `expectedVersion` unless `If-Match`
+ * is sent) or the JSON Patch form.
+ */
+export type UpdateBody<T extends EntityTypes = GeneralEntityTypes> =
+  | (Partial<T['input']> & { expectedVersion?: number })
+  | { expectedVersion?: number; patch: JsonPatchOperation[] };
 
 /** A per-tenant switch: a constant or a function of the tenant id. */
 export type TenantSwitch = boolean | ((tenantId: string) => boolean);
@@ -40,9 +55,9 @@ export interface IdempotencyOptions {
 }
 
 /** Options of {@link createGovernedService}. */
-export interface GovernedServiceOptions {
-  /** The entity, from `defineEntity(document)` (a raw document is checked with `defineEntity` here). */
-  entity: EntityDefinitionDocument;
+export interface GovernedServiceOptions<T extends EntityTypes = GeneralEntityTypes> {
+  /** The entity, from `defineEntity(document)` (typed records), or a document checked here (general records). */
+  entity: EntityOption<T>;
   /** The storage driver, e.g. `memoryStorage()`. The caller runs `storage.migrate(...)`. */
   storage: StorageDriver;
   /** Overrides the document's `governance_tier`. @default entity.governance_tier */
@@ -75,9 +90,12 @@ export interface GetOptions {
   includeDeleted?: boolean;
 }
 
-/** The governed operations on one entity. Each takes a context and enforces access. */
-export interface GovernedService {
-  readonly entity: EntityDefinitionDocument;
+/**
+ * The governed operations on one entity. Each takes a context and enforces access. `T` carries
+ * the record and input types inferred from the entity document (see `defineEntity`).
+ */
+export interface GovernedService<T extends EntityTypes = GeneralEntityTypes> {
+  readonly entity: EntityDefinition<T>;
   /** Audit `resourceType`, e.g. `crm.Invoice@v1`. */
   readonly resourceType: string;
   /** Path name, e.g. `invoices`. */
@@ -91,22 +109,33 @@ export interface GovernedService {
   /** The `<namespace>.<resource>.read` permission that, with admin access, shows soft-deleted records. */
   readonly readPermission: string;
   /** Creates a record from camelCase business fields (server-assigned fields refused). */
-  create(context: GovernedContext, input: unknown, options?: CreateOptions): Promise<RecordView>;
-  get(context: GovernedContext, id: string, options?: GetOptions): Promise<RecordView>;
-  list(context: GovernedContext, params?: ListParams): Promise<ListView>;
+  create(context: GovernedContext, input: T['input'], options?: CreateOptions): Promise<RecordView<T['record']>>;
+  get(context: GovernedContext, id: string, options?: GetOptions): Promise<RecordView<T['record']>>;
+  list(context: GovernedContext, params?: ListParams): Promise<ListView<T['record']>>;
   /**
    * PATCH: `{ expectedVersion, ...fields }` (merge) or `{ expectedVersion, patch: [ops] }` (JSON Patch).
    * `options.ifMatch` may replace the body's `expectedVersion`.
    */
-  update(context: GovernedContext, id: string, body: unknown, options?: ConcurrencyOptions): Promise<RecordView>;
+  update(context: GovernedContext, id: string, body: UpdateBody<T>, options?: ConcurrencyOptions): Promise<RecordView<T['record']>>;
   /** Soft delete; one of `options.expectedVersion` / `options.ifMatch` is required. */
-  delete(context: GovernedContext, id: string, options: ConcurrencyOptions): Promise<RecordView>;
+  delete(context: GovernedContext, id: string, options: ConcurrencyOptions): Promise<RecordView<T['record']>>;
   /** `{ targetVersion, expectedVersion?, reason?, mode? }`; restores a soft-deleted record when the target precedes the delete. */
-  rollback(context: GovernedContext, id: string, body: unknown, options?: ConcurrencyOptions): Promise<RecordView>;
+  rollback(context: GovernedContext, id: string, body: RollbackInput, options?: ConcurrencyOptions): Promise<RecordView<T['record']>>;
   /** Audit records of this entity (or of one record), newest first; needs `audit:read`. */
   history(context: GovernedContext, params?: HistoryParams & { resourceId?: string }): Promise<HistoryPage<AuditView>>;
   /** Versions of one record, newest first, redacted; needs `audit:read`. */
   versions(context: GovernedContext, id: string, params?: HistoryParams): Promise<HistoryPage<VersionView>>;
   /** One audit record of this entity by id; needs `audit:read`. */
   getAudit(context: GovernedContext, auditId: string): Promise<AuditView>;
+}
+
+/** The body of a rollback. */
+export interface RollbackInput {
+  /** An earlier version of the record. */
+  targetVersion: number;
+  /** The version you hold; stale → 409. */
+  expectedVersion?: number;
+  /** Stored in the audit record. */
+  reason?: string | null;
+  mode?: 'revert-by-new-version';
 }

@@ -2,7 +2,7 @@
  * Public types of the governed-resource core: who acts, in which scope, with which request
  * metadata, and the camelCase shapes it answers (SEED.md Area B).
  */
-import type { AuditEventType, AuditRecord, FilterOperator, StoredRecord } from '../storage/types.ts';
+import type { AuditEventType, AuditRecord, CountMethod, FilterOperator, StoredRecord } from '../storage/types.ts';
 
 /** The authenticated caller. Built from a verified token by the HTTP layer, or by hand in programmatic use. */
 export interface Actor {
@@ -46,13 +46,15 @@ export interface GovernedContext {
   meta?: RequestMeta;
 }
 
+/** The business fields of a record whose entity is known only at run time. */
+export type GeneralFields = { [field: string]: unknown };
+
 /**
  * A record on the wire: the base properties of {@link StoredRecord} and the business fields, all in
- * camelCase at the top level.
+ * camelCase at the top level. `F` is the business fields' type, inferred from a document written
+ * in code (`defineEntity`), or the general record.
  */
-export interface EntityData extends Omit<StoredRecord, 'fields'> {
-  [field: string]: unknown;
-}
+export type EntityData<F extends object = GeneralFields> = Omit<StoredRecord, 'fields'> & F;
 
 /** `meta` of a single-resource answer (always present, SEED.md). */
 export interface RecordMeta {
@@ -63,15 +65,24 @@ export interface RecordMeta {
 }
 
 /** A single-resource answer `{ data, meta }`. */
-export interface RecordView {
-  data: EntityData;
+export interface RecordView<F extends object = GeneralFields> {
+  data: EntityData<F>;
   meta: RecordMeta;
 }
 
+/** `meta` of a collection answer. */
+export interface ListMeta {
+  total: number;
+  page: number;
+  pageSize: number;
+  /** Present when a count method was asked for: whether `total` was counted or estimated. */
+  count?: 'exact' | 'planned';
+}
+
 /** A collection answer `{ data, meta: { total, page, pageSize } }`. */
-export interface ListView {
-  data: EntityData[];
-  meta: { total: number; page: number; pageSize: number };
+export interface ListView<F extends object = GeneralFields> {
+  data: EntityData<F>[];
+  meta: ListMeta;
 }
 
 /** One list filter in wire terms: a camelCase field, an operator, a value (strings are coerced to the field's type). */
@@ -98,6 +109,12 @@ export interface ListParams {
   q?: string;
   /** Needs admin access and `<namespace>.<resource>.read`. @default false */
   includeDeleted?: boolean;
+  /**
+   * How to count `meta.total` (over HTTP: `Prefer: count=…`): `exact`, `planned` (the database's
+   * estimate) or `estimated` (exact up to a threshold, planned above). When given, `meta.count`
+   * says which was used. @default exact
+   */
+  count?: CountMethod;
 }
 
 /** An audit record on the wire (camelCase fields of SEED.md's audit record, plus `reason`). */

@@ -98,12 +98,23 @@ export interface ListQuery {
   limit: number;
   /** Include soft-deleted records (deletedAt not null). */
   includeDeleted: boolean;
+  /**
+   * How to count `total` (PostgREST's `Prefer: count=`): `exact` (default) counts every match,
+   * `planned` takes the database's estimate, `estimated` counts exactly up to a threshold and
+   * estimates above it. Drivers that count for free (memory) always count exactly.
+   */
+  count?: CountMethod;
 }
+
+/** How a list total is counted. */
+export type CountMethod = 'exact' | 'planned' | 'estimated';
 
 /** Records of one page and the count of all records matching the filters and scope. */
 export interface ListResult {
   records: StoredRecord[];
   total: number;
+  /** How `total` was obtained: counted, or the database's estimate. @default 'exact' */
+  count?: 'exact' | 'planned';
 }
 
 /** Audit event types (SEED.md "Events"). */
@@ -147,6 +158,8 @@ export interface AuditRecord extends RecordScope {
 export interface AuditQuery {
   tenantId: string;
   workspaceId?: string;
+  /** Only records of these workspaces (no tenant-level ones): the reach of an actor without a tenant-wide role. */
+  workspaceIds?: readonly string[];
   cellId?: string;
   resourceType?: string;
   resourceId?: string;

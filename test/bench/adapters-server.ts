@@ -63,7 +63,7 @@ async function patchNatively(
   const view = await governed.service.update(
     { actor, scope: { workspaceId: governed.workspaceId }, meta: { requestId: correlationId, userAgent: headers['user-agent'] ?? null } },
     id,
-    body,
+    body as never,
     headers['if-match'] === undefined ? {} : { ifMatch: Number(headers['if-match'].replaceAll('"', '')) },
   );
   return { etag: `"${view.meta.version}"`, correlationId, text: JSON.stringify(view) };

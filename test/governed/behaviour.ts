@@ -349,7 +349,14 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const s = await setup();
         const a = (await createCustomer(s)).body.data;
         const other = (await send(s.api, 'POST', paths.customers(ids.otherWs), { token: s.tokens.admin, body: customer() })).body.data;
-        expectError(await send(s.api, 'GET', '/v1/audit', { token: s.tokens.editor }), 403, 'FORBIDDEN');
+        const tenantLevel = (await send(s.api, 'POST', paths.events(), { token: s.tokens.admin, body: { kind: 'login', payload: { ok: true } } })).body.data;
+        // Without workspaceId: the records of its workspaces, none of other workspaces, none at tenant level (DECISIONS B8).
+        const reach = await send(s.api, 'GET', '/v1/audit', { token: s.tokens.editor });
+        expect(reach.status).toBe(200);
+        expect(reach.body.data.map((r: { resourceId: string }) => r.resourceId)).toEqual([a.id]);
+        const tenantAudit = (await send(s.api, 'GET', `/v1/audit?resourceId=${tenantLevel.id}`, { token: s.tokens.admin })).body.data[0];
+        expectError(await send(s.api, 'GET', `/v1/audit/${tenantAudit.id}`, { token: s.tokens.editor }), 404, 'NOT_FOUND');
+        expect((await send(s.api, 'GET', '/v1/audit', { token: s.tokens.admin })).body.data).toHaveLength(3);
         expectError(await send(s.api, 'GET', `/v1/audit?workspaceId=${ids.otherWs}`, { token: s.tokens.editor }), 403, 'FORBIDDEN');
         const own = await send(s.api, 'GET', `/v1/audit?workspaceId=${ids.ws}`, { token: s.tokens.editor });
         expect(own.body.data.map((r: { resourceId: string }) => r.resourceId)).toEqual([a.id]);
@@ -470,6 +477,34 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expect(numbers(page2)).toEqual(['INV-3']);
         expect(page2.body.meta).toEqual({ total: 4, page: 2, pageSize: 3 });
         expect((await get('pageSize=500')).body.meta.pageSize).toBe(100);
+      });
+
+      it('honours Prefer: count=exact|planned|estimated with Preference-Applied and meta.count', async () => {
+        const s = await setup();
+        await seedInvoices(s);
+        const get = (prefer?: string) => send(s.api, 'GET', paths.invoices(), { token: s.tokens.admin, ...(prefer === undefined ? {} : { headers: { prefer } }) });
+        const plain = await get();
+        expect(plain.body.meta).toEqual({ total: 4, page: 1, pageSize: 20 });
+        expect(plain.headers.get('preference-applied')).toBeNull();
+        for (const method of ['exact', 'estimated'] as const) {
+          const answer = await get(`return=minimal, count=${method}`);
+          expect(answer.status).toBe(200);
+          expect(answer.headers.get('preference-applied')).toBe(`count=${method}`);
+          // Four rows: far below the threshold, so even `estimated` counts exactly.
+          expect(answer.body.meta).toEqual({ total: 4, page: 1, pageSize: 20, count: 'exact' });
+        }
+        const planned = await get('count=planned');
+        expect(planned.headers.get('preference-applied')).toBe('count=planned');
+        expect(planned.body.data).toHaveLength(4);
+        // PostgreSQL answers its planner's estimate; memory counts for free and SQLite counts exactly below its cap.
+        expect(planned.body.meta.count).toBe(driver === 'postgres' ? 'planned' : 'exact');
+        expect(Number.isInteger(planned.body.meta.total) && planned.body.meta.total >= 0).toBe(true);
+        if (driver !== 'postgres') expect(planned.body.meta.total).toBe(4);
+        // A preference we do not support is ignored (RFC 7240), not refused.
+        const unknown = await get('count=bogus');
+        expect(unknown.status).toBe(200);
+        expect(unknown.headers.get('preference-applied')).toBeNull();
+        expect(unknown.body.meta).toEqual({ total: 4, page: 1, pageSize: 20 });
       });
 
       it('refuses unknown or malformed parameters with 400 naming the parameter', async () => {

@@ -10,9 +10,11 @@ import { toValidationIssues } from './issues.ts';
 import { documentBoundsIssue, validationResult } from '../validate/bounds.ts';
 import { installIssueBudget, issueBudget } from '../schema/issue-budget.ts';
 import { checkEntityRules } from './rules.ts';
-import { EntityDocumentSchema, type EntityDefinitionDocument, type EntityDocumentInput } from './schema.ts';
+import type { EntityDefinition, EntityDocumentShape, EntityTypesOf, WidenedEntityDocument } from './record-type.ts';
+import { EntityDocumentSchema, type EntityDefinitionDocument } from './schema.ts';
 
 export * from './schema.ts';
+export type * from './record-type.ts';
 export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 export { operatorsFor } from './rules.ts';
 export { camelToSnake, pluralize, resourcePathName, snakeToCamel } from './naming.ts';
@@ -80,7 +82,24 @@ function deepFreeze<T>(value: T): T {
  *   fields: { amount: { type: 'number' } },
  * });
  */
-export function defineEntity(document: EntityDocumentInput): EntityDefinitionDocument {
+export function defineEntity<const D extends EntityDocumentShape>(document: D): EntityDefinition<EntityTypesOf<D>> {
+  return checkedEntity(document) as EntityDefinition<EntityTypesOf<D>>;
+}
+
+/**
+ * The documented path for a document known only at run time (a JSON or YAML file, a database
+ * row): validated exactly like {@link defineEntity}, typed with the general record
+ * (`{ [field: string]: unknown }`) since its field types cannot be known when compiling.
+ *
+ * @example
+ * import customerDocument from './customer.entity.json' with { type: 'json' };
+ * const Customer = loadEntity(customerDocument);
+ */
+export function loadEntity(document: WidenedEntityDocument | unknown): EntityDefinition {
+  return checkedEntity(document);
+}
+
+function checkedEntity(document: unknown): EntityDefinitionDocument {
   const parsed = parse(document);
   if (parsed.document === undefined) {
     const first = parsed.errors[0]!;

@@ -1,11 +1,10 @@
 /**
- * `createGovernedApi`: several governed resources and the `/v1/audit` routes as one Fetch handler,
- * sharing storage, token verification and one rate limiter (so a limit counts a caller across
- * every resource).
+ * `createGovernedApi`: several governed resources and the `/v1/audit` routes as one Fetch handler
+ * on one router (one path lookup per request, whatever the number of resources), sharing storage,
+ * token verification and one rate limiter (so a limit counts a caller across every resource).
  */
 import { ConfigurationError } from '../../errors.ts';
-import { composeHandlers, type FetchHandler } from '../../http/handler.ts';
-import { createFetchHandler } from '../../http/handler.ts';
+import { createFetchHandler, type FetchHandler } from '../../http/handler.ts';
 import type { StorageDriver } from '../../storage/types.ts';
 import {
   buildGovernedResource,
@@ -15,8 +14,9 @@ import {
   type GovernedResourceOptions,
 } from '../create-governed-resource.ts';
 import type { GovernedServiceOptions } from '../service-types.ts';
-import { auditRoutes } from './audit-routes.ts';
+import { buildGovernedOpenApi } from '../openapi.ts';
 import { normalizeBasePath } from './paths.ts';
+import { createGovernedRouter, type RoutedResource } from './router.ts';
 
 /** One resource of an API: an entity document, or per-resource options around one. */
 export type GovernedApiResource =
@@ -41,6 +41,12 @@ export interface GovernedApi extends FetchHandler {
   readonly resources: Readonly<Record<string, GovernedResource>>;
   /** Migrates the tables of every resource in one `storage.migrate(models)` call (idempotent). */
   migrate(): Promise<void>;
+  /**
+   * The OpenAPI 3.1 document of every resource (and the audit routes), also served at
+   * `GET <basePath>/v1/openapi.json`. Merge it with the contract handler's document to show both
+   * halves on one docs page.
+   */
+  openapi(): Record<string, unknown>;
 }
 
 const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedApiResource, { entity: unknown }> =>
@@ -69,12 +75,15 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     ...(metrics === undefined ? {} : { metrics }),
   };
   const resources: Record<string, GovernedResource> = {};
+  const routed: RoutedResource[] = [];
   const seen = new Map<string, string>();
   entries.forEach((entry, index) => {
     const own = isWrapped(entry) ? entry : { entity: entry };
     let resource: GovernedResource;
     try {
-      resource = buildGovernedResource({ ...shared, ...own }, pipeline);
+      const built = buildGovernedResource({ ...shared, ...own }, pipeline);
+      resource = built.resource;
+      routed.push(built.routed);
     } catch (error) {
       if (error instanceof ConfigurationError) throw new ConfigurationError(`resources.${index}.${error.path}`, error.message.slice(error.path.length + 2));
       throw error;
@@ -88,11 +97,22 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     resources[resource.resourceName] = resource;
   });
   const handlers = Object.values(resources);
-  const all = withAudit
-    ? [...handlers, createFetchHandler(auditRoutes(storage, pipeline, normalizeBasePath(http.basePath)))]
-    : handlers;
-  return Object.assign(composeHandlers(...all), {
+  const basePath = normalizeBasePath(http.basePath);
+  let document: Record<string, unknown> | undefined;
+  const openapi = () =>
+    (document ??= buildGovernedOpenApi(
+      routed.map(({ ctx }) => ({ entity: ctx.entity, resourceName: ctx.resourceName, rollbackEnabled: ctx.rollbackEnabled })),
+      { basePath, audit: withAudit },
+    ));
+  const match = createGovernedRouter({
+    basePath,
+    resources: routed,
+    audit: withAudit ? { storage, pipeline } : undefined,
+    openapi: { pipeline, document: openapi },
+  });
+  return Object.assign(createFetchHandler(match), {
     resources,
+    openapi,
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),
   });
 }

@@ -4,4 +4,4 @@ export type { DeprecationOptions } from './headers.ts';
 export type { GovernedHooks } from './pipeline.ts';
 export type { ResourcePatterns } from './paths.ts';
 export type { ClientIpOptions } from './request-meta.ts';
-export { createListQueryParser, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQueryParser, type ListableEntity } from './query.ts';
+export { createListQueryParser, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQueryParser, type ListableEntity, type ParsedListParams } from '../list-query.ts';

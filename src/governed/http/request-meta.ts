@@ -4,8 +4,8 @@
  * the client ip (only from a trusted source) and the user agent.
  */
 import { clientAddress } from '../../http/client-address.ts';
+import { isUuid } from '../codec.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV6 = /^[0-9a-f:.]{2,45}$/i;
@@ -17,7 +17,7 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 /** The request's correlation id: its `X-Correlation-ID` when that is a UUID, else a new one. */
 export function correlationIdOf(request: Request): string {
   const given = request.headers.get(CORRELATION_HEADER)?.trim();
-  return given && UUID.test(given) ? given.toLowerCase() : crypto.randomUUID();
+  return given && isUuid(given) ? given.toLowerCase() : crypto.randomUUID();
 }
 
 /** The trace id of a valid W3C `traceparent` header, else null. */

@@ -74,6 +74,7 @@ function auditMatches(record: AuditRecord, query: AuditQuery): boolean {
   return (
     record.tenantId === query.tenantId &&
     (query.workspaceId === undefined || record.workspaceId === query.workspaceId) &&
+    (query.workspaceIds === undefined || (record.workspaceId !== null && query.workspaceIds.includes(record.workspaceId))) &&
     (query.cellId === undefined || record.cellId === query.cellId) &&
     (query.resourceType === undefined || record.resourceType === query.resourceType) &&
     (query.resourceId === undefined || record.resourceId === query.resourceId)

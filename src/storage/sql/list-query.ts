@@ -6,10 +6,11 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { CellgateError } from '../../errors.ts';
-import type { EntityStorageModel, ListFilter, ListQuery, RecordScope } from '../types.ts';
+import { EXACT_COUNT_THRESHOLD } from '../../limits.ts';
+import type { CountMethod, EntityStorageModel, ListFilter, ListQuery, RecordScope } from '../types.ts';
 import { entityColumnKind } from './columns.ts';
 import { LISTABLE_BASE_COLUMNS } from './identifiers.ts';
-import type { ColumnKind, SqlDialect } from './sql-dialect.ts';
+import type { ColumnKind, SqlDb, SqlDialect } from './sql-dialect.ts';
 
 type Sql = RawBuilder<unknown>;
 
@@ -94,4 +95,42 @@ export function listOrder(model: EntityStorageModel, query: ListQuery): Sql {
   const direction = sql.raw(desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST');
   if (query.sort.field === 'id') return sql`${sql.ref('id')} ${direction}`;
   return sql`${sql.ref(query.sort.field)} ${direction}, ${sql.ref('id')} ASC`;
+}
+
+/** A list total and how it was obtained. */
+export interface CountedRows {
+  total: number;
+  count: 'exact' | 'planned';
+}
+
+/** PostgreSQL's planner estimate of the rows matching `where` (no rows are read). */
+async function plannerRows(db: SqlDb, table: string, where: Sql): Promise<number> {
+  const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${sql.table(table)} WHERE ${where}`.execute(db);
+  const raw = rows[0]?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }>;
+  return Math.max(0, Math.round(plan[0]?.Plan?.['Plan Rows'] ?? 0));
+}
+
+/**
+ * Counts the rows matching `where` by `method`. PostgreSQL: `planned` is the planner's estimate,
+ * `estimated` counts exactly when the estimate is at most {@link EXACT_COUNT_THRESHOLD}. SQLite has
+ * no row estimates: `planned` and `estimated` count at most the threshold (+1) rows and, beyond it,
+ * give the table's size (its largest rowid) as the estimate.
+ */
+export async function countRows(db: SqlDb, dialect: 'sqlite' | 'postgres', table: string, where: Sql, method: CountMethod): Promise<CountedRows> {
+  const exact = async (): Promise<CountedRows> => {
+    const { rows } = await sql<{ total: unknown }>`SELECT count(*) AS total FROM ${sql.table(table)} WHERE ${where}`.execute(db);
+    return { total: Number(rows[0]?.total ?? 0), count: 'exact' };
+  };
+  if (method === 'exact') return exact();
+  if (dialect === 'postgres') {
+    const planned = await plannerRows(db, table, where);
+    return method === 'estimated' && planned <= EXACT_COUNT_THRESHOLD ? exact() : { total: planned, count: 'planned' };
+  }
+  const cap = EXACT_COUNT_THRESHOLD + 1;
+  const { rows } = await sql<{ total: unknown }>`SELECT count(*) AS total FROM (SELECT 1 FROM ${sql.table(table)} WHERE ${where} LIMIT ${cap}) AS capped`.execute(db);
+  const capped = Number(rows[0]?.total ?? 0);
+  if (capped < cap) return { total: capped, count: 'exact' };
+  const size = await sql<{ size: unknown }>`SELECT max(rowid) AS size FROM ${sql.table(table)}`.execute(db);
+  return { total: Math.max(cap, Number(size.rows[0]?.size ?? 0)), count: 'planned' };
 }

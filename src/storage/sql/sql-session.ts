@@ -19,7 +19,7 @@ import type {
 } from '../types.ts';
 import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_COLUMNS, VERSION_TABLE } from './columns.ts';
 import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
-import { listCondition, listOrder, scopeCondition } from './list-query.ts';
+import { countRows, listCondition, listOrder, scopeCondition } from './list-query.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
 import { runCached, type StatementCache } from './statement-cache.ts';
@@ -87,11 +87,10 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         const where = listCondition(dialect, model, query);
         const page = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${where}
           ORDER BY ${listOrder(model, query)} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(db);
-        const count = await sql<{ total: unknown }>`SELECT count(*) AS total FROM ${sql.table(model.table)} WHERE ${where}`.execute(db);
-        return {
-          records: page.rows.map((row) => decodeRecord(dialect, model, row)),
-          total: Number(count.rows[0]?.total ?? 0),
-        };
+        const { total, count } = await countRows(db, dialect.name, model.table, where, query.count ?? 'exact');
+        const records = page.rows.map((row) => decodeRecord(dialect, model, row));
+        // `count` is reported only to callers that chose a method, so plain results keep their shape.
+        return query.count === undefined ? { records, total } : { records, total, count };
       }),
 
     insert: (model, record) =>
@@ -119,6 +118,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
       run(async (): Promise<AuditPage> => {
         const parts: RawBuilder<unknown>[] = [sql`${sql.ref('tenant_id')} = ${query.tenantId}`];
         if (query.workspaceId !== undefined) parts.push(sql`${sql.ref('workspace_id')} = ${query.workspaceId}`);
+        if (query.workspaceIds !== undefined) parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
         if (query.cellId !== undefined) parts.push(sql`${sql.ref('cell_id')} = ${query.cellId}`);
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);

@@ -60,8 +60,8 @@ describe('governed service: create and get', () => {
 
   it('refuses arrays (bulk) and non-objects', async () => {
     const { service } = await setup();
-    expect((await rejects(service.create(wsCtx(), [customerInput]))).code).toBe('VALIDATION_ERROR');
-    expect((await rejects(service.create(wsCtx(), 'x'))).code).toBe('VALIDATION_ERROR');
+    expect((await rejects(service.create(wsCtx(), [customerInput] as never))).code).toBe('VALIDATION_ERROR');
+    expect((await rejects(service.create(wsCtx(), 'x' as never))).code).toBe('VALIDATION_ERROR');
   });
 
   it('normalises date-time values to ISO UTC', async () => {
@@ -266,9 +266,9 @@ describe('governed service: delete and rollback', () => {
       const error = await rejects(service.rollback(wsCtx(), created.data.id, { targetVersion }));
       expect(error.code).toBe(targetVersion === 0 ? 'VALIDATION_ERROR' : 'INVALID_TARGET_VERSION');
     }
-    expect((await rejects(service.rollback(wsCtx(), created.data.id, {}))).code).toBe('VALIDATION_ERROR');
+    expect((await rejects(service.rollback(wsCtx(), created.data.id, {} as never))).code).toBe('VALIDATION_ERROR');
     expect((await rejects(service.rollback(wsCtx(), created.data.id, { targetVersion: 1, expectedVersion: 1 }))).code).toBe('CONFLICT');
-    expect((await rejects(service.rollback(wsCtx(), created.data.id, { targetVersion: 1, mode: 'rewrite' }))).code).toBe('VALIDATION_ERROR');
+    expect((await rejects(service.rollback(wsCtx(), created.data.id, { targetVersion: 1, mode: 'rewrite' } as never))).code).toBe('VALIDATION_ERROR');
   });
 
   it('rollback by tier: tier-3 → 422 ROLLBACK_DISABLED, tier-2 unless rollback:false', async () => {

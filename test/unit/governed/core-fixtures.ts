@@ -1,6 +1,6 @@
 /** Shared fixtures of the governed-core unit tests: demo entities, actors, a fresh service. */
 // Relative imports: the core is tested on its own, independent of the rest of the root barrel.
-import { defineEntity } from '../../../src/contract/entity-document/index.ts';
+import { defineEntity, type EntityDefinition } from '../../../src/contract/entity-document/index.ts';
 import { createGovernedService, type Actor, type GovernedContext, type GovernedServiceOptions } from '../../../src/governed/index.ts';
 import { memoryStorage } from '../../../src/storage/memory/index.ts';
 
@@ -93,7 +93,7 @@ export const wsCtx = (who: Actor = admin, workspaceId = WS): GovernedContext => 
 export const cellCtx = (who: Actor = admin, cellId = CELL): GovernedContext => ({ actor: who, scope: { workspaceId: WS, cellId } });
 
 /** A fresh memory storage and a migrated service. */
-export async function setup(entity = Customer, options: Partial<GovernedServiceOptions> = {}) {
+export async function setup(entity: EntityDefinition = Customer, options: Partial<GovernedServiceOptions> = {}) {
   const storage = memoryStorage();
   const logs: unknown[] = [];
   const service = createGovernedService({ entity, storage, redaction: { hashSecret: 'test-secret' }, logger: (entry) => logs.push(entry), ...options });
@@ -101,5 +101,5 @@ export async function setup(entity = Customer, options: Partial<GovernedServiceO
   return { storage, service, logs };
 }
 
-export const customerInput = { name: 'Acme', email: 'billing@acme.test', status: 'lead' };
+export const customerInput = { name: 'Acme', email: 'billing@acme.test', status: 'lead' } as const;
 export const invoiceInput = { invoiceNumber: 'INV-1', customerId: WS, customerName: 'Acme', amount: 100, dueDate: '2026-01-15', status: 'DRAFT' };

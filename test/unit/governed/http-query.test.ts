@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defineEntity, type EntityDocumentInput } from '../../../src/contract/entity-document/index.ts';
 import { CellgateError } from '../../../src/errors.ts';
-import { createListQueryParser } from '../../../src/governed/http/query.ts';
+import { createListQueryParser } from '../../../src/governed/list-query.ts';
 
 const invoice = defineEntity(JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput);
 const parse = createListQueryParser(invoice);

@@ -1,0 +1,178 @@
+/**
+ * What every governed operation shares, built once per entity: the entity, its storage model and
+ * codec, the access and audit policies, metrics and logger, and the write path every mutation
+ * ends in (conditional update → version state → audit), in one storage transaction.
+ */
+import { entityReference, loadEntity, resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityTypes } from '../contract/entity-document/index.ts';
+import { CellgateError, ConfigurationError } from '../errors.ts';
+import type { AuditEventType, EntityStorageModel, RecordScope, StorageDriver, StorageSession, StoredRecord } from '../storage/types.ts';
+import type { AccessPolicy } from './access.ts';
+import { buildAuditRecord, TenantHasher, type AuditPolicy } from './audit/index.ts';
+import { EntityCodec } from './codec.ts';
+import { idempotencyTtl } from './idempotency.ts';
+import { defaultMetricsRegistry, governedMetrics, type GovernedLogger, type GovernedMetrics } from './metrics.ts';
+import { parseId } from './service-schemas.ts';
+import type { EntityOption, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
+import type { GovernedContext, RecordView } from './types.ts';
+
+/** Which carrier brought the expected version: it decides 409 (body or query) or 412 (If-Match). */
+export type VersionCarrier = 'body' | 'if-match';
+
+/** The shared state of one entity's operations. */
+export interface ServiceContext {
+  readonly entity: EntityDefinitionDocument;
+  readonly storage: StorageDriver;
+  readonly model: EntityStorageModel;
+  readonly codec: EntityCodec;
+  readonly tier: 'tier-1' | 'tier-2' | 'tier-3';
+  readonly rollbackEnabled: boolean;
+  readonly resourceName: string;
+  readonly resourceType: string;
+  readonly policy: AccessPolicy;
+  readonly auditPolicy: AuditPolicy;
+  readonly metrics: GovernedMetrics;
+  readonly logger: GovernedLogger | undefined;
+  /** Lifetime of an `Idempotency-Key` record in milliseconds. */
+  readonly idempotencyTtlMs: number;
+}
+
+const tenantSwitch = (value: TenantSwitch | undefined, fallback: boolean): ((tenantId: string) => boolean) =>
+  value === undefined ? () => fallback : typeof value === 'function' ? value : () => value;
+
+const randomSecret = (): string => [...crypto.getRandomValues(new Uint8Array(32))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+
+/** The entity of an option: `defineEntity` freezes what it returns, anything else is a raw document to check now. */
+export function entityOf(entity: EntityOption<EntityTypes>): EntityDefinitionDocument {
+  return Object.isFrozen(entity) ? (entity as EntityDefinitionDocument) : loadEntity(entity);
+}
+
+/** Builds the shared context; throws {@link ConfigurationError} on a bad option. */
+export function createServiceContext(options: GovernedServiceOptions, model?: EntityStorageModel): ServiceContext {
+  const { storage } = options;
+  if (storage === undefined || typeof storage?.transaction !== 'function') throw new ConfigurationError('storage', 'is required: a StorageDriver such as memoryStorage()');
+  if (options.tier !== undefined && !['tier-1', 'tier-2', 'tier-3'].includes(options.tier)) throw new ConfigurationError('tier', 'must be tier-1, tier-2 or tier-3');
+  const entity = entityOf(options.entity);
+  const tier = options.tier ?? entity.governance_tier;
+  const resourceName = options.resourceName ?? resourcePathName(entity.name);
+  const resourceType = entityReference(entity);
+  const codec = new EntityCodec(entity);
+  const namespace = entity.key.split('.')[0]!;
+  return {
+    entity,
+    storage,
+    model: model ?? toStorageModel(entity),
+    codec,
+    tier,
+    rollbackEnabled: tier === 'tier-1' || (tier === 'tier-2' && options.rollback !== false),
+    resourceName,
+    resourceType,
+    policy: { permissions: entity.permissions, tier, scope: entity.scope, readPermission: `${namespace}.${resourceName}.read`, plans: options.plans ?? [] },
+    auditPolicy: {
+      resourceType,
+      tier,
+      codec,
+      hasher: new TenantHasher(options.redaction?.hashSecret ?? randomSecret()),
+      storeSnapshots: tenantSwitch(options.audit?.storeSnapshots, false),
+      storeDiffValues: tenantSwitch(options.audit?.storeDiffValues, true),
+    },
+    metrics: governedMetrics(options.metrics ?? defaultMetricsRegistry),
+    logger: options.logger,
+    idempotencyTtlMs: idempotencyTtl(options.idempotency?.ttlMs),
+  };
+}
+
+/** 404 for a record that is absent, in another scope, or (for live reads) soft-deleted. */
+export const notFound = (): CellgateError => new CellgateError('NOT_FOUND', 'Record not found');
+
+/**
+ * The record scope of a call: tenant from the actor, workspace and cell from the context by the
+ * entity's scope. A workspace or cell id that is not a UUID names nothing in this tenant: 404.
+ */
+export function recordScope(ctx: ServiceContext, context: GovernedContext): RecordScope {
+  const tenantId = context.actor.tenantId;
+  const scope = ctx.entity.scope;
+  if (scope === 'system-global') return { tenantId, workspaceId: null, cellId: null };
+  const workspaceId = parseId(context.scope?.workspaceId, 'Workspace');
+  if (scope === 'workspace-shared') return { tenantId, workspaceId, cellId: null };
+  return { tenantId, workspaceId, cellId: parseId(context.scope?.cellId, 'Cell') };
+}
+
+/** The conflict of a stale version: 412 `PRECONDITION_FAILED` for If-Match, 409 `CONFLICT` otherwise. */
+export function conflict(ctx: ServiceContext, context: GovernedContext, current: StoredRecord, expected: number, carrier: VersionCarrier): CellgateError {
+  ctx.metrics.conflicts.inc({ resourceType: ctx.resourceType });
+  ctx.logger?.({ level: 'warn', event: 'entity.conflict', tenantId: current.tenantId, workspaceId: current.workspaceId, cellId: current.cellId, resourceType: ctx.resourceType, resourceId: current.id, version: current.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null });
+  const details = { expectedVersion: expected, currentVersion: current.version };
+  return carrier === 'if-match'
+    ? new CellgateError('PRECONDITION_FAILED', 'The record changed since the version in If-Match', { details })
+    : new CellgateError('CONFLICT', 'The record was changed by someone else; reload it and retry', { details });
+}
+
+/** The expected versions a call carries (after parsing). */
+export interface Expectation {
+  ifMatch?: number | undefined;
+  expectedVersion?: number | undefined;
+}
+
+/** The carrier that decides the status of a conflict: If-Match when the request sent one. */
+export const carrierOf = (expectation: Expectation): VersionCarrier => (expectation.ifMatch !== undefined ? 'if-match' : 'body');
+
+/** Throws the conflict of a stale version, checked against each carrier the call sent. */
+export function checkVersion(ctx: ServiceContext, context: GovernedContext, current: StoredRecord, expectation: Expectation): void {
+  if (expectation.ifMatch !== undefined && current.version !== expectation.ifMatch) throw conflict(ctx, context, current, expectation.ifMatch, 'if-match');
+  if (expectation.expectedVersion !== undefined && current.version !== expectation.expectedVersion) throw conflict(ctx, context, current, expectation.expectedVersion, 'body');
+}
+
+/** Reads a live record in the transaction: 404 when absent, in another scope, or deleted. */
+export async function live(ctx: ServiceContext, session: StorageSession, scope: RecordScope, id: string): Promise<StoredRecord> {
+  const current = await session.get(ctx.model, scope, id);
+  if (current === null || current.deletedAt !== null) throw notFound();
+  return current;
+}
+
+/** The next version of a record: changes applied, version + 1, updated by the actor now. */
+export function nextState(current: StoredRecord, context: GovernedContext, changes: Partial<StoredRecord>): StoredRecord {
+  return { ...current, ...changes, version: current.version + 1, updatedAt: new Date().toISOString(), updatedBy: context.actor.id };
+}
+
+/**
+ * Writes the new state in the open transaction: insert or conditional update, version state,
+ * audit. When the conditional update matches no row, another process moved the version between
+ * our read and our write: the conflict is reported with the carrier the request used.
+ */
+export async function write(
+  ctx: ServiceContext,
+  session: StorageSession,
+  context: GovernedContext,
+  change: { eventType: AuditEventType; before: StoredRecord | null; after: StoredRecord; reason?: string | null; carrier?: VersionCarrier },
+): Promise<StoredRecord> {
+  const { before, after } = change;
+  if (before === null) await session.insert(ctx.model, after);
+  else if ((await session.update(ctx.model, after, before.version)) === null) {
+    const fresh = await session.get(ctx.model, before, before.id);
+    throw fresh === null ? notFound() : conflict(ctx, context, fresh, before.version, change.carrier ?? 'body');
+  }
+  await session.putVersionState(ctx.model, after);
+  const audit = await buildAuditRecord(ctx.auditPolicy, context, { eventType: change.eventType, before, after, reason: change.reason ?? null });
+  const started = performance.now();
+  await session.appendAudit(audit);
+  ctx.metrics.auditLatency.observe(performance.now() - started);
+  return after;
+}
+
+/** Counts and logs a committed write and returns its view. */
+export function written(ctx: ServiceContext, context: GovernedContext, eventType: AuditEventType, record: StoredRecord): RecordView {
+  ctx.metrics.writes.inc({ resourceType: ctx.resourceType, eventType });
+  if (eventType === 'entity.rollback' || eventType === 'entity.restored') ctx.metrics.rollbacks.inc({ resourceType: ctx.resourceType });
+  ctx.logger?.({ level: 'info', event: eventType, tenantId: record.tenantId, workspaceId: record.workspaceId, cellId: record.cellId, resourceType: ctx.resourceType, resourceId: record.id, version: record.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null });
+  return ctx.codec.view(record);
+}
+
+/**
+ * One governed operation over the shared context: `access` decides from everything but the body
+ * (so the HTTP edge checks it before reading a byte of the body), `run` does the work on input
+ * already parsed by the operation's schemas.
+ */
+export interface ServiceOperation<I, O> {
+  access(ctx: ServiceContext, context: GovernedContext, scope: RecordScope, input: Omit<I, 'body'>): void;
+  run(ctx: ServiceContext, context: GovernedContext, scope: RecordScope, input: I): Promise<O>;
+}

@@ -1,0 +1,32 @@
+/** Delete: a soft delete (version + 1, `entity.deleted`); one version carrier is required (DECISIONS B4, B6). */
+import { validationError } from '../errors.ts';
+import { authorize } from './access.ts';
+import { carrierOf, checkVersion, live, nextState, write, written, type ServiceOperation } from './service-context.ts';
+import type { RecordView } from './types.ts';
+
+/** Parsed input of a delete. */
+export interface DeleteInput {
+  id: string;
+  ifMatch?: number | undefined;
+  expectedVersion?: number | undefined;
+}
+
+/** The delete operation. */
+export const deleteOperation: ServiceOperation<DeleteInput, RecordView> = {
+  access(ctx, context, scope, input) {
+    if (input.ifMatch === undefined && input.expectedVersion === undefined) {
+      throw validationError('DELETE needs the expected version: send If-Match: "<version>" or ?expectedVersion=<version>.', [{ path: 'expectedVersion', message: 'Required (or an If-Match header)' }]);
+    }
+    authorize(context.actor, ctx.policy, scope.workspaceId, 'delete');
+  },
+  async run(ctx, context, scope, input) {
+    const record = await ctx.storage.transaction(async (session) => {
+      const current = await live(ctx, session, scope, input.id);
+      checkVersion(ctx, context, current, input);
+      const now = new Date().toISOString();
+      const after = { ...nextState(current, context, {}), deletedAt: now, deletedBy: context.actor.id, updatedAt: now };
+      return write(ctx, session, context, { eventType: 'entity.deleted', before: current, after, carrier: carrierOf(input) });
+    });
+    return written(ctx, context, 'entity.deleted', record);
+  },
+};

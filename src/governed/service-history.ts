@@ -1,0 +1,71 @@
+/** History reads of one entity (DECISIONS B8): its audit records, one audit record, a record's versions. */
+import { CellgateError } from '../errors.ts';
+import { authorize } from './access.ts';
+import { snapshotOf } from './audit/index.ts';
+import { notFound, type ServiceOperation } from './service-context.ts';
+import type { HistoryPaging } from './service-schemas.ts';
+import type { AuditView, HistoryPage, VersionView } from './types.ts';
+
+/** Parsed input of a history read. */
+export interface HistoryInput {
+  paging: HistoryPaging;
+  resourceId?: string | undefined;
+}
+
+/** Parsed input of a versions read. */
+export interface VersionsInput {
+  id: string;
+  paging: HistoryPaging;
+}
+
+/** Parsed input of one audit record. */
+export interface AuditInput {
+  auditId: string;
+}
+
+const historyAccess: ServiceOperation<unknown, unknown>['access'] = (ctx, context, scope) => authorize(context.actor, ctx.policy, scope.workspaceId, 'history');
+
+/** Audit records of this entity (or of one record), newest first. */
+export const historyOperation: ServiceOperation<HistoryInput, HistoryPage<AuditView>> = {
+  access: historyAccess,
+  async run(ctx, _context, scope, { paging, resourceId }) {
+    const page = await ctx.storage.listAudit({
+      tenantId: scope.tenantId,
+      ...(scope.workspaceId === null ? {} : { workspaceId: scope.workspaceId }),
+      ...(scope.cellId === null ? {} : { cellId: scope.cellId }),
+      resourceType: ctx.resourceType,
+      ...(resourceId === undefined ? {} : { resourceId }),
+      limit: paging.limit,
+      ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
+    });
+    return { data: page.records, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
+  },
+};
+
+/** Versions of one record, newest first, redacted. */
+export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<VersionView>> = {
+  access: historyAccess,
+  async run(ctx, _context, scope, { id, paging }) {
+    if ((await ctx.storage.get(ctx.model, scope, id)) === null) throw notFound();
+    const page = await ctx.storage.listAudit({ tenantId: scope.tenantId, resourceType: ctx.resourceType, resourceId: id, limit: paging.limit, ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }) });
+    const data = await Promise.all(
+      page.records.map(async (audit) => {
+        const state = ctx.tier === 'tier-3' ? null : await ctx.storage.getVersionState(ctx.model, scope, id, audit.resourceVersion);
+        return { version: audit.resourceVersion, eventType: audit.eventType, occurredAt: audit.occurredAt, actorId: audit.actorId, snapshot: state === null ? null : (await snapshotOf(ctx.auditPolicy, state)).snapshot };
+      }),
+    );
+    return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
+  },
+};
+
+/** One audit record of this entity, in the caller's scope. */
+export const auditOperation: ServiceOperation<AuditInput, AuditView> = {
+  access: historyAccess,
+  async run(ctx, _context, scope, { auditId }) {
+    const record = await ctx.storage.getAudit(scope.tenantId, auditId);
+    if (record === null || record.resourceType !== ctx.resourceType || record.workspaceId !== scope.workspaceId || (scope.cellId !== null && record.cellId !== scope.cellId)) {
+      throw new CellgateError('NOT_FOUND', 'Audit record not found');
+    }
+    return record;
+  },
+};

@@ -1,0 +1,35 @@
+/** Reads: one record by id, and a page of the collection. */
+import { authorize } from './access.ts';
+import { toListQuery, type ParsedListParams } from './list-query.ts';
+import { notFound, type ServiceOperation } from './service-context.ts';
+import type { ListView, RecordView } from './types.ts';
+
+/** Parsed input of a get. */
+export interface GetInput {
+  id: string;
+  includeDeleted: boolean;
+}
+
+/** The get operation. */
+export const getOperation: ServiceOperation<GetInput, RecordView> = {
+  access(ctx, context, scope, input) {
+    authorize(context.actor, ctx.policy, scope.workspaceId, input.includeDeleted ? 'includeDeleted' : 'read');
+  },
+  async run(ctx, _context, scope, input) {
+    const record = await ctx.storage.get(ctx.model, scope, input.id);
+    if (record === null || (record.deletedAt !== null && !input.includeDeleted)) throw notFound();
+    return ctx.codec.view(record);
+  },
+};
+
+/** The list operation. */
+export const listOperation: ServiceOperation<ParsedListParams, ListView> = {
+  access(ctx, context, scope, input) {
+    authorize(context.actor, ctx.policy, scope.workspaceId, input.includeDeleted ? 'includeDeleted' : 'read');
+  },
+  async run(ctx, _context, scope, input) {
+    const result = await ctx.storage.list(ctx.model, toListQuery(ctx.entity, scope, input));
+    const meta = { total: result.total, page: input.page, pageSize: input.pageSize, ...(input.count === undefined ? {} : { count: result.count ?? ('exact' as const) }) };
+    return { data: result.records.map((record) => ctx.codec.data(record)), meta };
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * Rollback (DECISIONS B6, B7): a new version with the exact state of an earlier one, from the
+ * unredacted per-version store; restores a soft-deleted record when the target precedes the delete.
+ */
+import { CellgateError } from '../errors.ts';
+import type { AuditEventType } from '../storage/types.ts';
+import { authorize } from './access.ts';
+import { carrierOf, checkVersion, nextState, notFound, write, written, type ServiceOperation } from './service-context.ts';
+import type { RollbackBody } from './service-schemas.ts';
+import type { RecordView } from './types.ts';
+
+/** Parsed input of a rollback. */
+export interface RollbackInput {
+  id: string;
+  ifMatch?: number | undefined;
+  /** The expected version given beside the body (programmatic callers); the body's member wins. */
+  expectedVersion?: number | undefined;
+  body: RollbackBody;
+}
+
+/** The rollback operation. */
+export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
+  access(ctx, context, scope) {
+    if (!ctx.rollbackEnabled) throw new CellgateError('ROLLBACK_DISABLED', ctx.tier === 'tier-3' ? 'Rollback is disabled for tier-3 entities' : 'Rollback is disabled for this resource');
+    authorize(context.actor, ctx.policy, scope.workspaceId, 'rollback');
+  },
+  async run(ctx, context, scope, { id, ifMatch, body, ...given }) {
+    const { targetVersion } = body;
+    const expectation = { ifMatch, expectedVersion: body.expectedVersion ?? given.expectedVersion };
+    const outcome = await ctx.storage.transaction(async (session) => {
+      const current = await session.get(ctx.model, scope, id);
+      if (current === null) throw notFound();
+      checkVersion(ctx, context, current, expectation);
+      const invalid = (message: string): CellgateError => new CellgateError('INVALID_TARGET_VERSION', message, { details: { targetVersion, currentVersion: current.version } });
+      if (targetVersion >= current.version) throw invalid('targetVersion must be an earlier version of this record');
+      const target = await session.getVersionState(ctx.model, scope, current.id, targetVersion);
+      if (target === null) throw invalid('No stored state for targetVersion');
+      if (target.deletedAt !== null) throw invalid('targetVersion is a deleted state; choose a version before the delete');
+      const restoring = current.deletedAt !== null;
+      if (restoring) authorize(context.actor, ctx.policy, scope.workspaceId, 'restore');
+      const eventType: AuditEventType = restoring ? 'entity.restored' : 'entity.rollback';
+      const after = nextState(current, context, { fields: target.fields, deletedAt: null, deletedBy: null });
+      return { eventType, record: await write(ctx, session, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation) }) };
+    });
+    return written(ctx, context, outcome.eventType, outcome.record);
+  },
+};

@@ -1,0 +1,83 @@
+/**
+ * Type-level tests, compiled by tsc: the inferred record types of `typed-entity.fixture.ts` (its
+ * `@ts-expect-error` lines must be errors), and the README's governed samples (the JSON-import
+ * mounting sample and the typed-record sample) under `strict` with moduleResolution `bundler` and
+ * `nodenext`, as a user's project would compile them.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'cellgate-types-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The ```ts block following a heading or bold lead-in of the README. */
+function readmeBlock(after: string): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf(after);
+  expect(start, `README section "${after}"`).toBeGreaterThan(-1);
+  const open = readme.indexOf('```ts\n', start);
+  return readme.slice(open + 6, readme.indexOf('\n```', open + 6));
+}
+
+/** A user's project in `dir` that imports `cellgate` (mapped to this repository's sources). */
+function project(dir: string, resolution: 'bundler' | 'nodenext', files: Record<string, string>, include: string[] = []): string {
+  mkdirSync(join(dir, 'entities'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(join(dir, 'entities', 'customer.entity.json'), readFileSync(join(root, 'examples/entities/customer.entity.json')));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: resolution === 'bundler' ? 'ESNext' : 'NodeNext',
+      moduleResolution: resolution === 'bundler' ? 'Bundler' : 'NodeNext',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      resolveJsonModule: true,
+      allowImportingTsExtensions: true,
+      verbatimModuleSyntax: true,
+      types: ['node'],
+      typeRoots: [join(root, 'node_modules/@types')],
+      paths: { cellgate: [join(root, 'src/index.ts')], 'cellgate/adapters/node': [join(root, 'adapters/node/index.ts')] },
+    },
+    files: [...Object.keys(files).map((name) => join(dir, name)), ...include],
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 1));
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', cwd: root });
+  return `${result.stdout}${result.stderr}`.trim() + (result.status === 0 ? '' : `\n(exit ${result.status})`);
+}
+
+const samples = () => ({
+  'mount.ts': `${readmeBlock('### Mounting a governed resource')}\nexport {};\n`,
+  'typed.ts': `${readmeBlock('**Typed records.**')}\nexport {};\n`,
+});
+
+/** The README's commented-out misspelt create, made live, plus a wrong value type. */
+function wrongSample(): string {
+  const wrong = readmeBlock('**Typed records.**').replace(/^\/\/ (invoices\.create\(.*amont.*;).*$/m, 'await $1\nconst text: string = created.data.amount;');
+  expect(wrong).toContain("await invoices.create(context, { invoiceNumber: 'INV-2', amont: 5");
+  return `${wrong}\nexport {};\n`;
+}
+
+describe('types compiled by tsc', () => {
+  it('infers record types (typed-entity.fixture.ts), compiles the README samples with moduleResolution bundler, and refuses a misspelt field and a wrong value type', () => {
+    const output = project(join(work, 'bundler'), 'bundler', { ...samples(), 'wrong.ts': wrongSample() }, [join(root, 'test/types/typed-entity.fixture.ts')]);
+    const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
+    // Only the deliberately wrong file fails, with exactly its two errors.
+    expect(errors.map((line) => line.replace(/^.*\/(\w+\.ts)\(\d+,\d+\)/, '$1'))).toEqual([
+      expect.stringMatching(/^wrong\.ts: error TS(2353|2561): .*'amont'/),
+      expect.stringMatching(/^wrong\.ts: error TS2322: Type 'number' is not assignable to type 'string'/),
+    ]);
+  }, 180_000);
+
+  it('compiles the README samples with moduleResolution nodenext', () => {
+    const output = project(join(work, 'nodenext'), 'nodenext', samples());
+    expect(output).toBe('');
+  }, 180_000);
+});
