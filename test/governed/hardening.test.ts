@@ -169,7 +169,7 @@ for (const [driver, factory] of drivers) {
       expect((await send(s.api, 'GET', url, { token: admin })).body.data.version).toBe(1);
     });
 
-    it('a token whose workspaces claim has prototype-named keys gets 403, never 500, on governed and audit routes', async () => {
+    it('a token whose workspaces claim has prototype-named keys gets 401 (malformed: workspace ids are UUIDs), never 500, on governed and audit routes', async () => {
       const s = await setup();
       for (const name of ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty']) {
         const token = await signRaw(
@@ -177,12 +177,11 @@ for (const [driver, factory] of drivers) {
         );
         for (const path of [paths.customers(), paths.invoices(), '/v1/audit']) {
           const answer = await send(s.api, 'GET', path, { token });
-          expect(answer.status, `${name} ${path}: ${answer.text}`).toBeLessThan(500);
-          expect([401, 403, 200]).toContain(answer.status);
+          expectError(answer, 401, 'UNAUTHENTICATED');
         }
-        // A workspace id named like a prototype member grants nothing in the real workspaces.
+        // A workspace id named like a prototype member grants nothing.
         const write = await send(s.api, 'POST', paths.customers(), { token, body: customer() });
-        expectError(write, 403, 'FORBIDDEN');
+        expectError(write, 401, 'UNAUTHENTICATED');
       }
       // Top-level claims named like prototype members are ignored, and roles are never inherited.
       const odd = await signRaw(`{"sub":"${ids.editor}","tenant_id":"${ids.tenant}","__proto__":{"roles":["admin"]},"constructor":{"x":1},"exp":${Math.floor(Date.now() / 1000) + 600}}`);

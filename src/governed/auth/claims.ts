@@ -23,14 +23,16 @@ export const TokenClaimsSchema = z.object({
   actor_type: z.enum(['user', 'service']).default('user'),
   /** Tenant-wide roles: they count in every workspace. */
   roles: z.array(z.string()).default([]),
-  /** Roles per workspace id. */
+  /**
+   * Roles per workspace id. Workspace ids are UUIDs, as in paths: a key that is not one (say
+   * `constructor`) can name no workspace, so the claim is malformed and the token refused (401).
+   */
   workspaces: z
-    .record(z.string(), z.array(z.string()))
+    .record(z.guid({ error: 'workspace ids must be UUIDs' }), z.array(z.string()))
     .default({})
     .transform((map) => {
       // Paths carry workspace ids in lower case; merge keys that differ only in case. The map has
-      // no prototype: a key named `constructor` or `__proto__` is an ordinary (unmatched) id, never
-      // an inherited member.
+      // no prototype, so a lookup never finds an inherited member.
       const lower: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
       for (const [id, roles] of Object.entries(map)) {
         const key = id.toLowerCase();
@@ -55,6 +57,15 @@ function ownClaims(claims: unknown): unknown {
   return own;
 }
 
+const WORKSPACE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True unless `workspaces` is an object with an own key that is not a UUID (checked before any pattern: 36 characters). */
+function workspaceKeysAreIds(claims: unknown): boolean {
+  const workspaces = claims !== null && typeof claims === 'object' ? (claims as Record<string, unknown>).workspaces : undefined;
+  if (workspaces === null || typeof workspaces !== 'object' || Array.isArray(workspaces)) return true;
+  return Object.keys(workspaces).every((key) => key.length === 36 && WORKSPACE_ID.test(key));
+}
+
 /** The default claims after defaults are applied. */
 export type TokenClaims = z.output<typeof TokenClaimsSchema>;
 
@@ -63,7 +74,10 @@ export type TokenClaims = z.output<typeof TokenClaimsSchema>;
  * claim instead when they do not fit {@link TokenClaimsSchema}.
  */
 export function claimsToActor(claims: unknown): Actor | { invalidClaim: string } {
-  const parsed = TokenClaimsSchema.safeParse(ownClaims(claims));
+  const own = ownClaims(claims);
+  // zod's record parsing passes over a `__proto__` key silently; every own key is checked here.
+  if (!workspaceKeysAreIds(own)) return { invalidClaim: 'workspaces' };
+  const parsed = TokenClaimsSchema.safeParse(own);
   if (!parsed.success) {
     const path = parsed.error.issues[0]?.path.map(String).join('.') || 'claims';
     return { invalidClaim: path };
