@@ -3,7 +3,7 @@
  * `node_modules` of a throwaway app. Its dependencies and the frameworks an app asks for are
  * linked from this repository's install, so the trial runs offline and fast.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -77,4 +77,25 @@ export async function createApp(options: AppOptions): Promise<string> {
     writeFileSync(join(app, file), text);
   }
   return app;
+}
+
+/** Spawns a server process and resolves the first capture of `pattern` in its output (its URL) and a stop function. */
+export async function startProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; pattern: RegExp }): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = options.pattern.exec(out);
+        if (match) resolve(match[1]!);
+      });
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
+    });
+    return { url, stop: () => child.kill('SIGTERM') };
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
 }

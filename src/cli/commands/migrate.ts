@@ -8,6 +8,7 @@ import { defineEntity, toStorageModel } from '../../contract/entity-document/ind
 import { ConfigurationError } from '../../errors.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
 import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
+import { missingSqliteDriver, unreachablePostgres } from './storage-hints.ts';
 
 const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>]
 
@@ -49,6 +50,11 @@ export async function run(args: string[]): Promise<number> {
       'database-url': { type: 'string' },
     });
     const url = values['database-url'] ?? process.env.DATABASE_URL;
+    const hint = await missingSqliteDriver(url);
+    if (hint) {
+      console.error(`cellgate migrate: ${hint}`);
+      return 1;
+    }
     try {
       const list = await models(values.entity ?? []);
       const { createStorageFromUrl } = await import('../../../examples/reference-host/storage.ts');
@@ -68,7 +74,7 @@ export async function run(args: string[]): Promise<number> {
         // A DATABASE_URL that is no URL we know is a bad argument; a bad document is a failure.
         return error.path === 'DATABASE_URL' ? 2 : 1;
       }
-      const cause = error instanceof Error ? error.message : String(error);
+      const cause = unreachablePostgres(url, error) ?? (error instanceof Error ? error.message : String(error));
       console.error(`cellgate migrate: ${cause}`);
       return 1;
     }
