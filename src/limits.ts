@@ -32,3 +32,6 @@ export const MAX_DATE_TIME_LENGTH = 64;
 
 /** Default lifetime of an `Idempotency-Key` record: 24 hours; configurable per resource. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Longest error path `cellgate validate` walks to find a problem's line and column (paths are built by the validator; this only bounds the walk). */
+export const MAX_VALIDATE_PATH_LENGTH = 1024;
