@@ -16,7 +16,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { errorResponse, setClientAddress, type FetchHandler } from 'cellgate';
 import { mountedMatch, normalizeMountPath, toAbortableRequest } from 'cellgate/adapters/node';
 
@@ -72,6 +71,26 @@ function mountPathOf(c: Context): string {
   return normalizeMountPath(dynamic === -1 ? path : path.slice(0, dynamic));
 }
 
+/**
+ * A failure of the adapter, thrown to Hono's error path. Like Hono's `HTTPException` it has
+ * `getResponse()`, which Hono's default handler answers with (the envelope 500), so the adapter
+ * needs no runtime import of `hono`; `cause` is the failure, for an `app.onError` of the host.
+ */
+export class HonoAdapterError extends Error {
+  override name = 'HonoAdapterError';
+  readonly #response: Response;
+
+  constructor(response: Response, cause: unknown) {
+    super('cellgate adapter failure', { cause });
+    this.#response = response;
+  }
+
+  /** The envelope 500 to answer with. */
+  getResponse(): Response {
+    return this.#response;
+  }
+}
+
 /** Options of {@link toHono}. */
 export interface HonoAdapterOptions {
   /**
@@ -98,9 +117,9 @@ export function toHono(handler: FetchHandler, options: HonoAdapterOptions = {}):
       response = await match(request, mountPathOf(c), (url) => requestOf(c, url, cached));
     } catch (error) {
       // Hono's error path: `app.onError` sees it (the cause is the failure); without one, Hono
-      // answers with the exception's response, the envelope 500.
+      // answers with its `getResponse()`, the envelope 500.
       const res = errorResponse(error, { onError: options.onError, request: request ?? c.req.raw });
-      throw new HTTPException(500, { res, cause: error });
+      throw new HonoAdapterError(res, error);
     }
     if (response) return response;
     await next();

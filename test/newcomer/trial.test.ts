@@ -88,8 +88,10 @@ describe('the cellgate command from the tarball', () => {
     }
   }, 60_000);
 
+  // Without the suite's DATABASE_URL: the commands' default (a SQLite file) is what a newcomer gets.
+  const { DATABASE_URL: _suiteDatabase, ...env } = process.env;
   const cli = (app: string, args: string[]) =>
-    run(process.execPath, ['node_modules/cellgate/dist/cli.js', ...args], { cwd: app, timeout: 60_000 }).then(
+    run(process.execPath, ['node_modules/cellgate/dist/cli.js', ...args], { cwd: app, timeout: 60_000, env }).then(
       (ok) => ({ code: 0, stderr: ok.stderr }),
       (error: { code: number; stderr: string }) => error,
     );
@@ -103,6 +105,13 @@ describe('the cellgate command from the tarball', () => {
       expect(result.stderr).toMatch(/memory:/);
       expect(result.stderr).not.toMatch(/Cannot find package/);
     }
+  }, 60_000);
+
+  it('without pg, a PostgreSQL URL says how to install it', async () => {
+    const app = await createApp({ type: 'module' });
+    const result = await cli(app, ['migrate', '--database-url', 'postgres://app@127.0.0.1:5432/app']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/npm install pg/);
   }, 60_000);
 
   it('migrate against an unreachable PostgreSQL names host, port and cause', async () => {

@@ -4,7 +4,7 @@
  * linked from this repository's install, so the trial runs offline and fast.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,11 +27,30 @@ function newestSource(): number {
   return Math.max(newest, statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'tsup.config.ts')).mtimeMs);
 }
 
-/** Builds `dist/` unless it is newer than every source. */
+/**
+ * Builds `dist/` unless it is newer than every source. Test files run in parallel processes and
+ * tsup cleans `dist/` first, so the check and the build hold a lock (a directory, created
+ * atomically) that other files wait for; a lock older than the longest build is stale.
+ */
 export async function ensureBuilt(): Promise<void> {
-  const built = join(root, 'dist/index.cjs');
-  if (!existsSync(built) || statSync(built).mtimeMs < newestSource()) {
-    await run('npx', ['tsup', '--silent'], { cwd: root, timeout: 240_000 });
+  const lock = join(tmpdir(), `cellgate-build-${Buffer.from(root).toString('hex').slice(-24)}`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    const built = join(root, 'dist/index.cjs');
+    if (!existsSync(built) || statSync(built).mtimeMs < newestSource()) {
+      await run('npx', ['tsup', '--silent'], { cwd: root, timeout: 240_000 });
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
 

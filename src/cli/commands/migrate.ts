@@ -9,7 +9,7 @@ import { ConfigurationError } from '../../errors.ts';
 import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
 import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
-import { missingSqliteDriver, unreachablePostgres } from './storage-hints.ts';
+import { missingDriver, unreachablePostgres } from './storage-hints.ts';
 
 const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--dry-run]
 
@@ -75,7 +75,7 @@ export async function run(args: string[]): Promise<number> {
     });
     const run: MigrationRun = { dryRun: values['dry-run'] === true, actions: [] };
     const url = values['database-url'] ?? process.env.DATABASE_URL;
-    const hint = await missingSqliteDriver(url);
+    const hint = await missingDriver(url);
     if (hint) {
       console.error(`cellgate migrate: ${hint}`);
       return 1;

@@ -7,7 +7,7 @@ import { defineEntity } from '../../contract/entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
 import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
 import { parseFramework, runFrameworkHost } from './serve-framework.ts';
-import { missingSqliteDriver } from './storage-hints.ts';
+import { missingDriver } from './storage-hints.ts';
 
 /** Reads and checks the `--entity` documents; a bad one is a one-line {@link UsageError}. */
 async function entityDocuments(files: string[]): Promise<unknown[]> {
@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
       ...(values['database-url'] !== undefined ? { DATABASE_URL: values['database-url'] } : {}),
       ...(entities.length > 0 ? { CELLGATE_ENTITIES: JSON.stringify(entities) } : {}),
     };
-    const hint = await missingSqliteDriver(env.DATABASE_URL);
+    const hint = await missingDriver(env.DATABASE_URL);
     if (hint) {
       console.error(`cellgate serve: ${hint}`);
       return 1;
