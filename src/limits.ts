@@ -178,3 +178,7 @@ export const MAX_FILTER_VALUES = 100;
  * table's size). Keeps page 1 of a huge collection from costing a full count.
  */
 export const EXACT_COUNT_THRESHOLD = 1_000;
+
+/**
+/** Longest error path `cellgate validate` walks to find a problem's line and column (paths are built by the validator; this only bounds the walk). */
+export const MAX_VALIDATE_PATH_LENGTH = 1024;

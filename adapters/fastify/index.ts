@@ -1,9 +1,9 @@
 /**
- * `cellgate/adapters/fastify`: a Fastify plugin that serves a cellgate handler. It registers
- * catch-all routes in its own encapsulated context, with a content-type parser that hands the raw
- * body stream to the core untouched (no double parsing; the core enforces its byte limit).
- * Unmatched requests go to Fastify's not-found handler; answers go through `reply.send`, so
- * Fastify's hooks (`onSend`, `onResponse`) and request logging keep working.
+ * `cellgate/adapters/fastify`: a Fastify plugin that serves a cellgate handler. It answers from an
+ * `onRequest` hook (no routes of its own, so it never clashes with the host's `GET /` or `/*`),
+ * before Fastify parses the body: the core reads the raw stream itself with its byte limit.
+ * Unmatched requests go on to the host's routes and not-found handler; answers go through
+ * `reply.send`, so Fastify's `onSend`/`onResponse` hooks and request logging keep working.
  *
  * @example
  * import Fastify from 'fastify';
@@ -16,13 +16,17 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponse, lightResponseParts, type FetchHandler } from 'cellgate';
-import { bufferedBody, toAbortableRequest, type NodeAdapterOptions } from 'cellgate/adapters/node';
+import { bufferedBody, mountedMatch, normalizeMountPath, toAbortableRequest, type NodeAdapterOptions } from 'cellgate/adapters/node';
 
 /** Options of {@link cellgatePlugin}; `prefix` is Fastify's own register option. */
 export interface CellgatePluginOptions extends NodeAdapterOptions {
   /** The cellgate handler to serve (give it the same `basePath` as the plugin's `prefix`). */
   handler: FetchHandler;
-  /** Mount path, e.g. `/platform` (Fastify's register option). @default '' */
+  /**
+   * Mount path, e.g. `/platform`: only requests below it reach the handler. Give the handler the
+   * same `basePath`; without it the routes are still served below the prefix, with a one-time hint.
+   * @default ''
+   */
   prefix?: string;
 }
 
@@ -50,30 +54,43 @@ function send(reply: FastifyReply, response: Response): FastifyReply {
   return reply.send(response.body);
 }
 
+/** The request to hand the core: `HEAD` is asked as `GET` so the answer carries the GET length. */
+function asked(request: Request): Request {
+  if (request.method !== 'HEAD') return request;
+  return new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal });
+}
+
 /**
  * The plugin. Register it with the handler (and optionally a `prefix`).
+ *
+ * It answers from an `onRequest` hook, before Fastify routes the request or parses its body, and
+ * registers no route: a host's own `GET /` or `/*` fallback coexists with it whatever the
+ * registration order, the core reads the untouched body stream with its own byte limit, and
+ * requests it does not own go on to the host's routes or its not-found handler. It is not
+ * encapsulated (hooks of a child context would only see that context's routes), so it sees every
+ * request of the context it is registered in; under a `prefix`, only those below it.
  *
  * @example
  * await app.register(cellgatePlugin, { handler: composeHandlers(contract, customers), onError: (e) => app.log.error(e) });
  */
 export const cellgatePlugin: FastifyPluginAsync<CellgatePluginOptions> = async (fastify, options) => {
-  const { handler, prefix: _prefix, ...adapter } = options;
-  // Scoped to this plugin: the core reads the stream itself, with its own limit and errors.
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  const { handler, prefix, ...adapter } = options;
+  const mountPath = normalizeMountPath(prefix);
+  const match = mountedMatch(handler, 'fastify');
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     let fetchRequest: Request | undefined;
     try {
       // Fastify leaves `raw.url` whole under a prefix, which is what the core (owning basePath) needs.
       fetchRequest = toAbortableRequest(request.raw, reply.raw, adapter);
-      const response = await handler.match(fetchRequest);
-      if (!response) return reply.callNotFound();
+      const response = await match(asked(fetchRequest), mountPath, (url) => asked(toAbortableRequest(request.raw, reply.raw, { ...adapter, url })));
+      if (!response) return;
       return send(reply, response);
     } catch (error) {
       return send(reply, errorResponse(error, { onError: adapter.onError, request: fetchRequest }));
     }
-  };
-  fastify.all('/', serve);
-  fastify.all('/*', serve);
+  });
 };
+// Shares the context it is registered in (what `fastify-plugin` does), so the hook sees the
+// host's routes and not-found requests, and the register `prefix` does not wrap it.
+Object.assign(cellgatePlugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'cellgate' });

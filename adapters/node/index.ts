@@ -14,8 +14,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorResponse, type FetchHandler } from 'cellgate';
 import { abortRequest, onSignalRead, toRequest, type ToRequestOptions } from './request.ts';
 import { writeResponse } from './response.ts';
+import type { MountedMatch } from './mount.ts';
 
 export { abortRequest, toRequest, type ToRequestOptions } from './request.ts';
+export { isUnder, mountedMatch, normalizeMountPath, type MountedMatch } from './mount.ts';
 export { bufferedBody, readIfComplete, toNodeHeaders, writeResponse, type WriteResponseOptions } from './response.ts';
 
 /** Options shared by every Node-based adapter. */
@@ -45,6 +47,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
 export interface HandleNodeRequestOptions extends NodeAdapterOptions, Pick<ToRequestOptions, 'url' | 'body'> {
   /** Called instead of answering 404 when no route matches; omitted: the core's 404 envelope. */
   next?: (() => void) | undefined;
+  /** With `next`: the path the framework mounted the handler at, and the matcher that honours it. */
+  mount?: { path: string; match: MountedMatch } | undefined;
 }
 
 /**
@@ -96,7 +100,12 @@ export async function handleNodeRequest(
   let request: Request | undefined;
   try {
     request = toAbortableRequest(req, res, options);
-    const response = options.next ? await handler.match(request) : await handler(request);
+    const { mount } = options;
+    const response = !options.next
+      ? await handler(request)
+      : mount
+        ? await mount.match(request, mount.path, (url) => toAbortableRequest(req, res, { ...options, url }))
+        : await handler.match(request);
     if (!response) return options.next?.();
     await writeResponse(res, response, { method: request.method });
   } catch (error) {

@@ -175,7 +175,8 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     metrics,
     ...(hashSecret === undefined ? {} : { redaction: { hashSecret } }),
     ...(perMinute > 0 ? { rateLimit: { limit: perMinute, windowMs: 60_000 } } : {}),
-    resources: DEMO_ENTITY_FILES.map(loadDemoEntity),
+    // `cellgate serve --entity <file>` hands the user's documents over as JSON in CELLGATE_ENTITIES.
+    resources: env.CELLGATE_ENTITIES ? (JSON.parse(env.CELLGATE_ENTITIES) as EntityDocumentInput[]) : DEMO_ENTITY_FILES.map(loadDemoEntity),
   });
   await api.migrate();
   const metricsRoute = createFetchHandler(async (request) => {
@@ -184,7 +185,9 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } });
   });
   const banner = [
-    `governed      /v1/workspaces/:workspaceId/customers, /v1/workspaces/:workspaceId/cells/:cellId/invoices, /v1/activity-events`,
+    env.CELLGATE_ENTITIES
+      ? `governed      ${Object.values(api.resources).map((resource) => resource.paths.collection).join(', ')}`
+      : `governed      /v1/workspaces/:workspaceId/customers, /v1/workspaces/:workspaceId/cells/:cellId/invoices, /v1/activity-events`,
     'audit         /v1/audit, /v1/audit/:auditId, …/:id/versions',
     'metrics       /metrics',
     ...(ownsStorage ? ['storage       memory: (in-process; data is lost on exit)'] : []),

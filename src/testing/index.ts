@@ -1,5 +1,6 @@
 /**
- * `cellgate/testing`: the conformance suites of cellgate's two seams, published so third-party
+ * `cellgate/testing`: `createTestApi` for app teams testing their own code on the in-memory driver,
+ * and the conformance suites of cellgate's two seams, published so third-party
  * storage drivers and framework adapters can prove themselves with the cases cellgate's own pass.
  * Both register vitest cases (vitest is required by the caller's test run).
  */
@@ -11,3 +12,4 @@ export {
   type AdapterServer,
   type AdapterStartOptions,
 } from './adapter-conformance.ts';
+export { createTestApi, TEST_IDS, type TestActor, type TestApi, type TestApiOptions, type TestRequestInit } from './app-testing.ts';

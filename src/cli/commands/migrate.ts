@@ -6,22 +6,30 @@
  */
 import { defineEntity, toStorageModel } from '../../contract/entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
+import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
 import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
+import { missingDriver, unreachablePostgres } from './storage-hints.ts';
 
-const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>]
+const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--dry-run]
 
 Creates the storage tables for DATABASE_URL (idempotent; safe from several processes at once):
 the audit log, version state and idempotency tables, and one table per entity major.
 Without --entity, migrates the reference host's demo entities (customers, invoices, activity events).
 
+Each existing entity table is compared with its entity: missing columns and indexes are added; a
+column whose type or nullability changed is refused (never converted in place) and printed with
+the statement that would change it. Prints every action, or "up to date".
+
 Options:
   --entity <file>      an entity definition document (YAML or JSON); repeat for several
+  --dry-run            print what would be done, with the SQL, and change nothing
   --database-url <u>   memory:, sqlite:<file>, sqlite::memory:, postgres://… (env DATABASE_URL,
                        default sqlite:./.cellgate/dev.db)
   -h, --help           show this help
 
-Exit codes: 0 migrated, 1 database or entity document failure, 2 bad arguments or DATABASE_URL.`;
+Exit codes: 0 migrated (or nothing to do), 1 a change refused, a database or entity document
+failure, 2 bad arguments or DATABASE_URL.`;
 
 async function models(files: string[]): Promise<EntityStorageModel[]> {
   const documents: Array<[string, unknown]> = [];
@@ -41,26 +49,50 @@ async function models(files: string[]): Promise<EntityStorageModel[]> {
   });
 }
 
-/** Runs the migrations; prints one line per migrated entity table. */
+/** Prints what was done (or would be), what was refused and why. */
+function printActions(run: MigrationRun): void {
+  if (run.actions.length === 0) {
+    console.log('up to date: every table matches its entity');
+    return;
+  }
+  const verb = { applied: run.dryRun ? 'would apply' : 'applied', refused: 'refused', kept: 'kept' } as const;
+  for (const action of run.actions) {
+    console.log(`  ${verb[action.outcome]}: ${action.table}: ${action.summary}`);
+    if (action.sql && (run.dryRun || action.outcome === 'refused')) console.log(`    ${action.sql};`);
+  }
+  if (run.actions.some((action) => action.outcome === 'refused')) {
+    console.log('Refused changes were not made: migrate those columns by hand (the statements above), then run migrate again.');
+  }
+}
+
+/** Runs the migrations; prints one line per migrated entity table and every action. */
 export async function run(args: string[]): Promise<number> {
   return runCommand('migrate', help, args, async () => {
     const { values } = parseCommandArgs(args, {
       entity: { type: 'string', multiple: true },
       'database-url': { type: 'string' },
+      'dry-run': { type: 'boolean' },
     });
+    const run: MigrationRun = { dryRun: values['dry-run'] === true, actions: [] };
     const url = values['database-url'] ?? process.env.DATABASE_URL;
+    const hint = await missingDriver(url);
+    if (hint) {
+      console.error(`cellgate migrate: ${hint}`);
+      return 1;
+    }
     try {
       const list = await models(values.entity ?? []);
       const { createStorageFromUrl } = await import('../../../examples/reference-host/storage.ts');
       const { storage, label } = await createStorageFromUrl(url);
       try {
-        await storage.migrate(list);
+        await observeMigration(run, () => storage.migrate(list));
       } finally {
         await storage.close();
       }
-      console.log(`migrated ${label}`);
+      console.log(run.dryRun ? `dry run on ${label}: nothing was changed` : `migrated ${label}`);
       for (const model of list) console.log(`  ${model.resourceType} → table ${model.table}`);
-      return 0;
+      printActions(run);
+      return run.actions.some((action) => action.outcome === 'refused') ? 1 : 0;
     } catch (error) {
       if (error instanceof UsageError) throw error;
       if (error instanceof ConfigurationError) {
@@ -68,7 +100,7 @@ export async function run(args: string[]): Promise<number> {
         // A DATABASE_URL that is no URL we know is a bad argument; a bad document is a failure.
         return error.path === 'DATABASE_URL' ? 2 : 1;
       }
-      const cause = error instanceof Error ? error.message : String(error);
+      const cause = unreachablePostgres(url, error) ?? (error instanceof Error ? error.message : String(error));
       console.error(`cellgate migrate: ${cause}`);
       return 1;
     }

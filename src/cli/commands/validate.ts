@@ -1,26 +1,32 @@
 /**
- * `cellgate validate <file>`: checks a Cell manifest, a manifest-form entity or a standalone entity
- * definition document, written in YAML or JSON. Prints `valid`, or one `field: message` line per
- * problem. Exit 0 valid, 1 invalid, 2 bad arguments or an unreadable / unparsable file.
+ * `cellgate validate <file>...`: checks Cell manifests, manifest-form entities or standalone entity
+ * definition documents, written in YAML or JSON. Every problem comes with its line and column in
+ * the source (the `$ref` file for an inlined entity). Exit 0 all valid, 1 any invalid, 2 bad
+ * arguments or an unreadable / unparsable file.
  */
 import { dirname, resolve } from 'node:path';
 import { UsageError, parseCommandArgs, readDocumentFile as readDocument, runCommand } from '../args.ts';
+import { FORMATS, render, type FileReport, type Format } from './validate-report.ts';
+import { locate, readSource, refOpener } from './validate-source.ts';
 import { validateEntity, validateManifest } from '../../contract/validate/index.ts';
 import type { ValidationResult } from '../../contract/schema/index.ts';
 
-const help = `Usage: cellgate validate <file.yaml|file.json> [--kind manifest|entity|entity-document]
+const help = `Usage: cellgate validate <file.yaml|file.json>... [--kind manifest|entity|entity-document] [--format text|json|sarif]
 
 Validates a Cell manifest (apiVersion/kind: Cell), a manifest-form entity (key, name, pluralName,
 fields) or a standalone entity definition document (snake_case, governance_tier). The kind is
 detected from the document unless --kind is given. In a manifest, \`$schema\` is ignored and
 \`spec.entities\` items of the form { $ref: ./file.yaml } are read relative to the manifest.
 
-Prints "valid", or one "field: message" line per problem.
-Exit codes: 0 valid, 1 invalid, 2 bad arguments or unreadable file.
+Prints "valid", or one "file:line:column: field: message" line per problem (text); --format json
+prints one { file, kind, valid, errors: [{ field, message, file, line, column }] } per file;
+--format sarif prints a SARIF 2.1.0 log for CI code scanning.
+Exit codes: 0 all valid, 1 any invalid, 2 bad arguments or unreadable file.
 
 Options:
-  --kind <kind>   manifest, entity or entity-document (default: detected)
-  -h, --help      show this help`;
+  --kind <kind>     manifest, entity or entity-document (default: detected per file)
+  --format <fmt>    text (default), json or sarif
+  -h, --help        show this help`;
 
 const KINDS = ['manifest', 'entity', 'entity-document'] as const;
 type Kind = (typeof KINDS)[number];
@@ -65,17 +71,23 @@ async function validateAs(kind: Kind, doc: unknown, path: string): Promise<Valid
 /** Runs `cellgate validate`. */
 export async function run(args: string[]): Promise<number> {
   return runCommand('validate', help, args, async () => {
-    const { values, positionals } = parseCommandArgs(args, { kind: { type: 'string' } }, true);
-    const [file, ...extra] = positionals;
-    if (file === undefined) throw new UsageError('missing <file>; run "cellgate validate --help"');
-    if (extra.length > 0) throw new UsageError(`expected one file, got ${positionals.length}`);
+    const { values, positionals } = parseCommandArgs(args, { kind: { type: 'string' }, format: { type: 'string' } }, true);
+    if (positionals.length === 0) throw new UsageError('missing <file>; run "cellgate validate --help"');
     if (values.kind !== undefined && !(KINDS as readonly string[]).includes(values.kind)) {
       throw new UsageError(`--kind must be one of ${KINDS.join(', ')}, got "${values.kind}"`);
     }
-    const doc = await readDocument(file);
-    const result = await validateAs((values.kind as Kind | undefined) ?? detectKind(doc), doc, file);
-    if (result.valid) console.log('valid');
-    for (const error of result.errors) console.log(`${error.field}: ${error.message}`);
-    return result.valid ? 0 : 1;
+    const format = (values.format ?? 'text') as Format;
+    if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
+    const openRef = refOpener();
+    const reports: FileReport[] = [];
+    for (const file of positionals) {
+      const source = await readSource(file);
+      const kind = (values.kind as Kind | undefined) ?? detectKind(source.value);
+      const result = await validateAs(kind, source.value, file);
+      const errors = await Promise.all(result.errors.map(async (issue) => ({ ...issue, ...(await locate(source, issue.field, openRef)) })));
+      reports.push({ file, kind, valid: result.valid, errors });
+    }
+    console.log(render(reports, format));
+    return reports.every((report) => report.valid) ? 0 : 1;
   });
 }

@@ -3,6 +3,12 @@
  * and idempotently. Every step runs inside the dialect's migration lock (an advisory transaction
  * lock on PostgreSQL, `BEGIN IMMEDIATE` on SQLite), so several processes may migrate at once; a
  * bookkeeping row per step (name → checksum) lets a restart skip steps already applied.
+ *
+ * An entity table that exists is compared with its entity: missing columns and indexes are added
+ * (safe); a column whose type or nullability differs is never changed in place (data could be
+ * lost or refused): it is reported as refused, with the statement that would change it. A caller
+ * that observes the run (`observeMigration`, used by `cellgate migrate`) gets every action, and
+ * with `dryRun` nothing is executed.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { EntityStorageModel } from '../types.ts';
@@ -23,13 +29,83 @@ import {
 import { assertModel, fnv1a, indexName } from './identifiers.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 
+/** One thing `migrate` did (or, in a dry run, would do) or refused to do. */
+export interface MigrationAction {
+  /** The table it concerns. */
+  table: string;
+  /** `applied` (or would be, in a dry run), `refused` (unsafe: needs a manual migration), or `kept` (a column no longer in the entity, left in place). */
+  outcome: 'applied' | 'refused' | 'kept';
+  /** What it is, in words: `add column "title" TEXT`. */
+  summary: string;
+  /** The SQL statement (for `refused`: the statement that would make the change). */
+  sql: string;
+}
+
+/** An observed run: whether to execute, and the actions collected. */
+export interface MigrationRun {
+  dryRun: boolean;
+  actions: MigrationAction[];
+}
+
+// A process-wide slot rather than a parameter: the StorageDriver seam's `migrate(models)` has no
+// options, and the command line reaches the driver through its public entry (another module copy
+// in the built package), so the slot lives on a registered symbol.
+const RUN = Symbol.for('cellgate.migration-run');
+type Slot = { [RUN]?: MigrationRun };
+
+/**
+ * Runs `fn` (which calls `storage.migrate(models)` on a SQL driver) with `run` observing: every
+ * action is pushed to `run.actions`; with `run.dryRun`, no statement is executed.
+ */
+export async function observeMigration<T>(run: MigrationRun, fn: () => Promise<T>): Promise<T> {
+  const slot = globalThis as Slot;
+  slot[RUN] = run;
+  try {
+    return await fn();
+  } finally {
+    delete slot[RUN];
+  }
+}
+
+/** A column as the database has it. */
+interface ExistingColumn {
+  type: string;
+  notNull: boolean;
+}
+
+async function inspectTable(tx: SqlTx, dialect: SqlDialect, table: string): Promise<{ columns: Map<string, ExistingColumn>; indexes: Set<string> } | undefined> {
+  const columns = new Map<string, ExistingColumn>();
+  let indexes: string[];
+  if (dialect.name === 'sqlite') {
+    const { rows } = await sql<{ name: string; type: string; notnull: number }>`SELECT name, type, "notnull" FROM pragma_table_info(${table})`.execute(tx);
+    for (const row of rows) columns.set(row.name, { type: row.type, notNull: row.notnull === 1 });
+    indexes = (await sql<{ name: string }>`SELECT name FROM pragma_index_list(${table})`.execute(tx)).rows.map((row) => row.name);
+  } else {
+    const { rows } = await sql<{ name: string; type: string; udt: string; nullable: string }>`SELECT column_name AS name, data_type AS type, udt_name AS udt, is_nullable AS nullable
+      FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table}`.execute(tx);
+    for (const row of rows) columns.set(row.name, { type: row.type === 'ARRAY' ? `${row.udt.replace(/^_/, '')}[]` : row.type, notNull: row.nullable === 'NO' });
+    indexes = (await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ${table}`.execute(tx)).rows.map((row) => row.name);
+  }
+  return columns.size === 0 ? undefined : { columns, indexes: new Set(indexes) };
+}
+
+/** PostgreSQL reports type names longhand; the DDL writes some shorthand. */
+const TYPE_ALIASES: Record<string, string> = { timestamptz: 'timestamp with time zone', int: 'integer', int4: 'integer', int8: 'bigint', float8: 'double precision', bool: 'boolean' };
+const sameType = (declared: string, existing: string) => {
+  const norm = (type: string) => {
+    const base = type.replace(/\s+COLLATE\s+.*$/i, '').trim().toLowerCase();
+    return TYPE_ALIASES[base] ?? base;
+  };
+  return norm(declared) === norm(existing);
+};
+
 /** Bumped when the shape of the shared tables changes. */
 const CORE_SCHEMA = 'core@2';
 
 interface MigrationStep {
   name: string;
   checksum: string;
-  apply(tx: SqlTx): Promise<void>;
+  apply(tx: SqlTx, run?: MigrationRun): Promise<void>;
 }
 
 function columnDdl(dialect: SqlDialect, spec: ColumnSpec): RawBuilder<unknown> {
@@ -138,14 +214,50 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
     ...model.indexedFields.map((field): [string, string[], string] => [`${field}_list_idx`, [...scope, field, 'id', ...rest], field]),
   ];
   const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes });
+  const table = model.table;
   return {
-    name: `entity:${model.table}`,
+    name: `entity:${table}`,
     checksum: `${CORE_SCHEMA}:${fnv1a(shape)}`,
-    async apply(tx) {
-      await createTable(dialect, model.table, columns.map((spec) => (spec.name === 'id' ? sql`${columnDdl(dialect, spec)} PRIMARY KEY` : columnDdl(dialect, spec)))).execute(tx);
-      await addMissingColumns(tx, dialect, model.table, columns);
+    async apply(tx, run) {
+      const act = async (summary: string, statement: RawBuilder<unknown>) => {
+        run?.actions.push({ table, outcome: 'applied', summary, sql: statement.compile(tx).sql });
+        if (!run?.dryRun) await statement.execute(tx);
+      };
+      const refuse = (summary: string, statement: string) => run?.actions.push({ table, outcome: 'refused', summary, sql: statement });
+      const existing = await inspectTable(tx, dialect, table);
+      if (!existing) {
+        await act(`create table ${table}`, createTable(dialect, table, columns.map((spec) => (spec.name === 'id' ? sql`${columnDdl(dialect, spec)} PRIMARY KEY` : columnDdl(dialect, spec)))));
+      } else {
+        for (const spec of columns) {
+          const found = existing.columns.get(spec.name);
+          const type = dialect.columnType(spec.kind);
+          if (!found) {
+            // New columns are nullable whatever the spec says: existing rows have no value for them.
+            await act(`add column ${spec.name} ${type}`, sql`ALTER TABLE ${sql.table(table)} ADD COLUMN ${columnDdl(dialect, { ...spec, notNull: false })}`);
+            continue;
+          }
+          if (!sameType(type, found.type)) {
+            refuse(
+              `column ${spec.name} is ${found.type}, the entity needs ${type}: existing values may not convert; migrate it by hand`,
+              dialect.name === 'postgres'
+                ? `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" TYPE ${type} USING "${spec.name}"::${type.replace(/\s+COLLATE.*$/i, '')}`
+                : `-- SQLite cannot change a column type: create "${table}" anew with ${spec.name} ${type}, copy the rows, swap the tables`,
+            );
+          } else if (found.notNull && !spec.notNull) {
+            if (dialect.name === 'postgres') await act(`column ${spec.name} accepts NULL`, sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN ${sql.id(spec.name)} DROP NOT NULL`);
+            else refuse(`column ${spec.name} is NOT NULL, the entity allows null`, `-- SQLite cannot drop NOT NULL: rebuild "${table}"`);
+          } else if (!found.notNull && spec.notNull && dialect.name === 'postgres') {
+            refuse(`column ${spec.name} accepts NULL, cellgate needs NOT NULL: existing rows may hold NULL`, `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" SET NOT NULL`);
+          }
+        }
+        const declared = new Set(columns.map((spec) => spec.name));
+        for (const name of existing.columns.keys()) {
+          if (!declared.has(name)) run?.actions.push({ table, outcome: 'kept', summary: `column ${name} is no longer in the entity; left in place`, sql: '' });
+        }
+      }
       for (const [suffix, indexColumns, sorted] of indexes) {
-        await createIndex(model.table, suffix, indexColumns, { nullsFirst: sorted, dialect, liveOnly: sorted !== undefined }).execute(tx);
+        if (existing?.indexes.has(indexName(table, suffix))) continue;
+        await act(`create index ${indexName(table, suffix)}`, createIndex(table, suffix, indexColumns, { nullsFirst: sorted, dialect, liveOnly: sorted !== undefined }));
       }
     },
   };
@@ -159,17 +271,30 @@ async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
 /** Runs the migration steps for the shared tables and `models` that are not applied yet. */
 export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
   models.forEach(assertModel);
+  const run = (globalThis as Slot)[RUN];
   const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), ...models.map((model) => entityStep(dialect, model))];
   await dialect.withMigrationLock(db, async (tx) => {
-    await createTable(dialect, MIGRATIONS_TABLE, [
+    const bookkeeping = createTable(dialect, MIGRATIONS_TABLE, [
       sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,
       sql`checksum ${sql.raw(dialect.columnType('text'))} NOT NULL`,
       sql`applied_at ${sql.raw(dialect.columnType('text'))} NOT NULL`,
-    ]).execute(tx);
+    ]);
+    if (run?.dryRun) {
+      // Nothing is written; the shared tables are reported only when they are missing.
+      if (!(await inspectTable(tx, dialect, AUDIT_TABLE))) run.actions.push({ table: AUDIT_TABLE, outcome: 'applied', summary: 'create the shared tables (audit log, version state, idempotency keys)', sql: '' });
+      for (const step of steps.slice(1)) await step.apply(tx, run);
+      return;
+    }
+    await bookkeeping.execute(tx);
     const applied = await appliedSteps(tx);
     for (const step of steps) {
-      if (applied.get(step.name) === step.checksum) continue;
-      await step.apply(tx);
+      // An observed run compares every entity table with its entity, applied before or not.
+      if (applied.get(step.name) === step.checksum && !(run && step.name.startsWith('entity:'))) continue;
+      const before = run?.actions.length ?? 0;
+      await step.apply(tx, run);
+      if (run && step.name === 'cellgate:core' && applied.get(step.name) !== step.checksum) {
+        run.actions.splice(before, 0, { table: AUDIT_TABLE, outcome: 'applied', summary: 'create the shared tables (audit log, version state, idempotency keys)', sql: '' });
+      }
       await sql`INSERT INTO ${sql.table(MIGRATIONS_TABLE)} (name, checksum, applied_at)
         VALUES (${step.name}, ${step.checksum}, ${new Date().toISOString()})
         ON CONFLICT (name) DO UPDATE SET checksum = excluded.checksum, applied_at = excluded.applied_at`.execute(tx);

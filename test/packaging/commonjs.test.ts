@@ -1,0 +1,70 @@
+/**
+ * CommonJS apps: the packed package is `require()`d from a `"type": "commonjs"` app on plain Node
+ * (the `require` condition bridges to the ESM build, so both module systems share one instance),
+ * type-checks there under `module: node16`, and passes publint and attw for node16 from ESM and CJS.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp, ensureBuilt, root, run } from './pack.ts';
+
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+describe('CommonJS consumers', () => {
+  it('require() of every entry works from a commonjs app, sharing instances with import()', async () => {
+    const app = await createApp({
+      type: 'commonjs',
+      files: {
+        'main.js': `
+const cellgate = require('cellgate');
+const entries = ['adapters/node', 'adapters/express', 'adapters/fastify', 'adapters/hono', 'adapters/next', 'storage/sqlite', 'storage/postgres'];
+for (const entry of entries) if (Object.keys(require('cellgate/' + entry)).length === 0) throw new Error(entry + ' is empty');
+(async () => {
+  const esm = await import('cellgate');
+  const handler = cellgate.createContractHandler();
+  const response = await handler(new Request('http://localhost/health'));
+  console.log(JSON.stringify({ status: response.status, same: esm.createContractHandler === cellgate.createContractHandler }));
+})();
+`,
+      },
+    });
+    const { stdout } = await run(process.execPath, ['main.js'], { cwd: app, timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({ status: 200, same: true });
+  }, 180_000);
+
+  // skipLibCheck as `tsc --init` sets it: jose (a dependency) ships ESM-only declarations, which
+  // node16 refuses to check from a CommonJS file even though Node >= 20.19 requires it fine.
+  it('type-checks under strict module node16 from a commonjs app', async () => {
+    const app = await createApp({
+      type: 'commonjs',
+      link: ['@types/node', 'express', '@types/express'],
+      files: {
+        'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', noEmit: true, skipLibCheck: true, lib: ['es2022', 'dom'], types: ['node'] } }),
+        'main.ts': `
+import { createContractHandler, composeHandlers, type FetchHandler } from 'cellgate';
+import { toExpress } from 'cellgate/adapters/express';
+import express = require('express');
+const handler: FetchHandler = composeHandlers(createContractHandler({ basePath: '/platform' }));
+const app = express();
+app.use('/platform', toExpress(handler));
+export = app;
+`,
+      },
+    });
+    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: app, timeout: 120_000 }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(result).toBe('');
+  }, 180_000);
+
+  it('publint and attw (node16 from ESM and CJS) pass on the packed package', async () => {
+    const publint = await run('npx', ['publint', '--strict'], { cwd: root, timeout: 120_000 });
+    expect(publint.stdout).toMatch(/All good/);
+    // attw exits non-zero on any problem in the profile.
+    const attw = await run('npx', ['attw', '--pack', '.', '--profile', 'node16', '--format', 'table-flipped'], { cwd: root, timeout: 180_000 });
+    expect(attw.stdout).toMatch(/node16 \(from CJS\)/);
+    expect(attw.stdout).not.toMatch(/dynamic import only|❌/u);
+  }, 400_000);
+});
