@@ -63,3 +63,21 @@ export const IDEMPOTENCY_SWEEP_BATCH = 100;
 
 /** Default lifetime of an `Idempotency-Key` record: 24 hours; configurable per resource. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Default page size of the change feed (`GET /v1/events`). */
+export const EVENT_FEED_DEFAULT_LIMIT = 100;
+
+/** Largest page of the change feed (`limit` above it: 400 `VALIDATION_ERROR`). */
+export const EVENT_FEED_MAX_LIMIT = 500;
+
+/** Longest long-poll of the change feed, in seconds (`wait` above it: 400 `VALIDATION_ERROR`). */
+export const EVENT_FEED_MAX_WAIT_SECONDS = 30;
+
+/** How often a waiting feed request looks for new events, in milliseconds. */
+export const EVENT_FEED_POLL_MS = 250;
+
+/** Most events one webhook fan-out step takes, and most deliveries one dispatch step claims. */
+export const WEBHOOK_MAX_BATCH = 500;
+
+/** Longest text of a failed attempt's error kept in the delivery state. */
+export const WEBHOOK_ERROR_TEXT_LENGTH = 200;

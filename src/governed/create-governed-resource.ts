@@ -127,7 +127,7 @@ export function buildGovernedResource(options: GovernedResourceOptions, shared: 
 }
 
 function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): Omit<GovernedServiceOptions, 'entity'> {
-  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency } = options;
+  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency, onEvent } = options;
   return {
     storage,
     ...(tier === undefined ? {} : { tier }),
@@ -138,6 +138,7 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
     ...(metrics === undefined ? {} : { metrics }),
     ...(logger === undefined ? {} : { logger }),
     ...(idempotency === undefined ? {} : { idempotency }),
+    ...(onEvent === undefined ? {} : { onEvent }),
   };
 }
 

@@ -10,6 +10,7 @@ import type { AuditEventType, IdempotencyRecord, RecordScope, StorageSession, St
 import { authorize, type AccessPolicy } from './access.ts';
 import { buildAuditRecord, redactionClassOf, snapshotOf, TenantHasher, type AuditPolicy } from './audit/index.ts';
 import { EntityCodec, isUuid, SERVER_ASSIGNED } from './codec.ts';
+import { createEventPublisher } from './events/emit.ts';
 import { checkIdempotencyKey, idempotencyTtl, isLive, replayBody, replayTarget, requestHash } from './idempotency.ts';
 import { buildListQuery } from './list-query.ts';
 import { defaultMetricsRegistry, governedMetrics } from './metrics.ts';
@@ -68,6 +69,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
   const idempotencyTtlMs = idempotencyTtl(options.idempotency?.ttlMs);
   const metrics = governedMetrics(options.metrics ?? defaultMetricsRegistry);
   const logger = options.logger;
+  const events = createEventPublisher({ tier, onEvent: options.onEvent, logger });
 
   /** Writes the new state in the open transaction: conditional update (or insert), version state, audit. */
   async function write(session: StorageSession, context: GovernedContext, eventType: AuditEventType, before: StoredRecord | null, after: StoredRecord, reason?: string | null): Promise<StoredRecord> {
@@ -81,11 +83,13 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
     const audit = await buildAuditRecord(auditPolicy, context, { eventType, before, after, reason: reason ?? null });
     const started = performance.now();
     await session.appendAudit(audit);
+    await events.append(session, audit, after);
     metrics.auditLatency.observe(performance.now() - started);
     return after;
   }
 
   function written(context: GovernedContext, eventType: AuditEventType, record: StoredRecord): RecordView {
+    events.published(record);
     metrics.writes.inc({ resourceType, eventType });
     if (eventType === 'entity.rollback' || eventType === 'entity.restored') metrics.rollbacks.inc({ resourceType });
     logger?.({ level: 'info', event: eventType, tenantId: record.tenantId, workspaceId: record.workspaceId, cellId: record.cellId, resourceType, resourceId: record.id, version: record.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null });

@@ -15,6 +15,7 @@ import {
   type GovernedResourceOptions,
 } from '../create-governed-resource.ts';
 import type { GovernedServiceOptions } from '../service-types.ts';
+import { eventFeedRoutes } from '../events/feed-route.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { normalizeBasePath } from './paths.ts';
 
@@ -26,13 +27,15 @@ export type GovernedApiResource =
 /** Options of {@link createGovernedApi}. */
 export interface GovernedApiOptions
   extends GovernedHttpOptions,
-    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'logger' | 'idempotency'> {
+    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'logger' | 'idempotency' | 'onEvent'> {
   /** The storage every resource and the audit routes use. */
   storage: StorageDriver;
   /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation? }`. */
   resources: readonly GovernedApiResource[];
   /** Serve `GET /v1/audit` and `GET /v1/audit/:auditId`. @default true */
   auditRoutes?: boolean;
+  /** Serve the change feed `GET /v1/events` (docs/events.md). @default true */
+  eventRoutes?: boolean;
 }
 
 /** The handler of {@link createGovernedApi}, with its resources by path name. */
@@ -56,7 +59,7 @@ const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedA
  * const handler = composeHandlers(createContractHandler(), api);
  */
 export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
-  const { resources: entries, auditRoutes: withAudit = true, storage, redaction, audit, metrics, logger, ...http } = options;
+  const { resources: entries, auditRoutes: withAudit = true, eventRoutes: withEvents = true, storage, redaction, audit, metrics, logger, onEvent, ...http } = options;
   if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
   if (!Array.isArray(entries) || entries.length === 0) throw new ConfigurationError('resources', 'must list at least one entity.');
   const pipeline = pipelineOf(http);
@@ -67,6 +70,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     ...(audit === undefined ? {} : { audit }),
     ...(metrics === undefined ? {} : { metrics }),
     ...(logger === undefined ? {} : { logger }),
+    ...(onEvent === undefined ? {} : { onEvent }),
   };
   const resources: Record<string, GovernedResource> = {};
   const seen = new Map<string, string>();
@@ -88,9 +92,12 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     resources[resource.resourceName] = resource;
   });
   const handlers = Object.values(resources);
-  const all = withAudit
-    ? [...handlers, createFetchHandler(auditRoutes(storage, pipeline, normalizeBasePath(http.basePath)))]
-    : handlers;
+  const basePath = normalizeBasePath(http.basePath);
+  const all: FetchHandler[] = [
+    ...handlers,
+    ...(withAudit ? [createFetchHandler(auditRoutes(storage, pipeline, basePath))] : []),
+    ...(withEvents ? [createFetchHandler(eventFeedRoutes(storage, pipeline, basePath))] : []),
+  ];
   return Object.assign(composeHandlers(...all), {
     resources,
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),

@@ -19,7 +19,8 @@ import { methodNotAllowed } from './responses.ts';
 /** Default page size of history reads. */
 export const DEFAULT_HISTORY_LIMIT = 20;
 
-function requireAuditRead(actor: Actor): void {
+/** 403 `FORBIDDEN` unless the actor holds `audit:read`. */
+export function requireAuditRead(actor: Actor): void {
   if (!actor.permissions.includes('audit:read')) {
     throw new CellgateError('FORBIDDEN', 'Reading audit history needs the audit:read permission.');
   }
@@ -29,7 +30,7 @@ function requireAuditRead(actor: Actor): void {
  * Tenant-wide roles open the whole tenant's history; an actor with workspace roles only reads the
  * history of a workspace it holds a role in, named by `workspaceId`.
  */
-function requireWorkspaceReach(actor: Actor, workspaceId: string | undefined): void {
+export function requireWorkspaceReach(actor: Actor, workspaceId: string | undefined): void {
   if (actor.roles.length > 0) return;
   if (workspaceId === undefined) {
     throw new CellgateError('FORBIDDEN', 'Without a tenant-wide role, name a workspaceId you hold a role in.');

@@ -7,6 +7,7 @@
 import type { StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
 import { migrate } from './migrate.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
+import { createSqlEventStore } from './events.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -50,6 +51,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
       }
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
+    events: createSqlEventStore(dialect, db),
     close: () => db.destroy(),
   };
 }
