@@ -95,8 +95,8 @@ export function eventConformanceCases(driver: Current): void {
           resourceType: service.resourceType,
           resourceId: id,
           tenantId: ctx.actor.tenantId,
-          workspaceId: ctx.scope.workspaceId,
-          cellId: ctx.scope.cellId,
+          workspaceId: ctx.scope!.workspaceId,
+          cellId: ctx.scope!.cellId,
           occurredAt: record.occurredAt,
           actor: { id: ctx.actor.id, type: 'user' },
           requestId: ctx.meta!.requestId,
@@ -157,7 +157,7 @@ export function eventConformanceCases(driver: Current): void {
         const rest = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, after: events[index]!.cursor, limit: 500 });
         expect(rest.map((event) => event.id)).toEqual(events.slice(index + 1).map((event) => event.id));
       }
-      const narrowed = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, workspaceId: ctx.scope.workspaceId!, resourceType: service.resourceType, limit: 500 });
+      const narrowed = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, workspaceId: ctx.scope!.workspaceId!, resourceType: service.resourceType, limit: 500 });
       expect(narrowed.map((event) => event.id)).toEqual(events.map((event) => event.id));
       expect(await driver().events.listEvents({ tenantId: ctx.actor.tenantId, resourceType: 'x.Other@v1', limit: 10 })).toEqual([]);
       const bad = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, after: 'not-a-cursor', limit: 10 }).catch((error: unknown) => error);

@@ -22,7 +22,7 @@ const writes = Number(env('WRITES', '0'));
 if (writes > 0) {
   const workspaceId = crypto.randomUUID();
   const actor: Actor = { id: crypto.randomUUID(), type: 'service', tenantId: env('TENANT', crypto.randomUUID()), roles: ['admin'], workspaces: { [workspaceId]: ['admin'] }, permissions: [] };
-  for (let index = 0; index < writes; index += 1) await service.create({ actor, scope: { workspaceId, cellId: null } }, { title: `w${index}`, amount: index });
+  for (let index = 0; index < writes; index += 1) await service.create({ actor, scope: { workspaceId } }, { title: `w${index}`, amount: index });
   console.log(`committed ${writes}`);
 }
 

@@ -119,7 +119,7 @@ describe.skipIf(Boolean(skip))(`feed on PostgreSQL under concurrent writers${ski
       }
     })();
     await Promise.all(Array.from({ length: 16 }, async (_, writer) => {
-      for (let index = 0; index < 25; index += 1) await service.create({ actor, scope: { workspaceId, cellId: null } }, { title: `w${writer}-${index}`, amount: index });
+      for (let index = 0; index < 25; index += 1) await service.create({ actor, scope: { workspaceId } }, { title: `w${writer}-${index}`, amount: index });
     }));
     writing = false;
     await follower;

@@ -55,7 +55,7 @@ describe.skipIf(Boolean(skip))(`webhooks across processes on PostgreSQL${skip ? 
     const actor: Actor = { id: crypto.randomUUID(), type: 'service', tenantId: crypto.randomUUID(), roles: ['admin'], workspaces: { [workspaceId]: ['admin'] }, permissions: [] };
     const queue = Array.from({ length: 1000 }, (_, index) => index);
     await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let index = queue.shift(); index !== undefined; index = queue.shift()) await service.create({ actor, scope: { workspaceId, cellId: null } }, { title: `o${index}`, amount: index });
+      for (let index = queue.shift(); index !== undefined; index = queue.shift()) await service.create({ actor, scope: { workspaceId } }, { title: `o${index}`, amount: index });
     }));
     const secret = generateWebhookSecret();
     // Each answer takes a few milliseconds, so two claims of one event would overlap at the receiver.

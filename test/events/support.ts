@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { defineEntity } from 'cellgate';
 
 /** One request the receiver got. */
 export interface Received {
@@ -74,7 +75,7 @@ export async function startReceiver(secret: string, behaviour: Behaviour = () =>
 }
 
 /** A tier-2 entity with a credential field, for the event tests. */
-export const ORDER_DOCUMENT = {
+export const ORDER_DOCUMENT = defineEntity({
   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
   name: 'Order',
   key: 'shop.order',
@@ -88,4 +89,4 @@ export const ORDER_DOCUMENT = {
     amount: { type: 'number' },
     card_token: { type: 'string', optional: true, sensitive: true, credential: true },
   },
-} as const;
+});

@@ -20,7 +20,7 @@ const CARD = 'tok_CARD_secret_value';
 function context(): GovernedContext {
   const workspaceId = crypto.randomUUID();
   const actor: Actor = { id: crypto.randomUUID(), type: 'user', tenantId: crypto.randomUUID(), roles: [], workspaces: { [workspaceId]: ['admin'] }, permissions: ['audit:read'] };
-  return { actor, scope: { workspaceId, cellId: null }, meta: { requestId: 'req-1', traceId: null, ip: null, userAgent: null } };
+  return { actor, scope: { workspaceId }, meta: { requestId: 'req-1', traceId: null, ip: null, userAgent: null } };
 }
 
 const drivers: Array<[string, () => StorageDriver]> = [
