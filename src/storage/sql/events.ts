@@ -61,6 +61,8 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
   const timestamp = (value: string | null) => dialect.encode('timestamp', value);
   // PostgreSQL: concurrent dispatchers skip each other's rows. SQLite has one writer at a time.
   const skipLocked = sql.raw(dialect.name === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '');
+  // A literal, as in the partial index's predicate, so the planner always matches the two.
+  const notFannedOut = sql.raw(dialect.name === 'postgres' ? 'false' : '0');
 
   return {
     listEvents: (query) =>
@@ -78,7 +80,7 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
       run(() =>
         dialect.transaction(db, async (tx) => {
           const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('payload')} FROM ${sql.table(EVENTS_TABLE)}
-            WHERE ${sql.ref('fanned_out')} = ${dialect.encode('boolean', false)} ORDER BY ${sql.ref('seq')} LIMIT ${limit}${skipLocked}`.execute(tx);
+            WHERE ${sql.ref('fanned_out')} = ${notFannedOut} ORDER BY ${sql.ref('seq')} LIMIT ${limit}${skipLocked}`.execute(tx);
           if (rows.length === 0) return 0;
           const values: RawBuilder<unknown>[] = [];
           for (const row of rows) {
