@@ -194,7 +194,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   });
   await api.migrate();
   const webhook = webhookFromEnv(env);
-  const dispatcher = webhook === undefined ? undefined : createWebhookDispatcher({ storage, subscriptions: [{ id: 'reference-host', ...webhook }] });
+  const dispatcher = webhook === undefined ? undefined : createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'reference-host', ...webhook }] });
   dispatcher?.start();
   const metricsRoute = createFetchHandler(async (request) => {
     if (new URL(request.url).pathname !== '/metrics') return undefined;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, createGovernedService, createWebhookDispatcher, generateWebhookSecret, memoryStorage, type Actor, type GovernedContext, type StorageDriver } from 'cellgate';
+import { ConfigurationError, createGovernedService, createMetricsRegistry, createWebhookDispatcher, generateWebhookSecret, memoryStorage, type Actor, type GovernedContext, type StorageDriver } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { ORDER_DOCUMENT, startReceiver } from './support.ts';
 
@@ -88,7 +88,8 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const { storage, service } = await setup();
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret, (_id, attempt) => (attempt <= 3 ? 500 : 204));
-    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'flaky', url: receiver.url, secret }], backoff: { initialMs: 40 }, pollIntervalMs: 5 });
+    const metrics = createMetricsRegistry();
+    const dispatcher = createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'flaky', url: receiver.url, secret }], backoff: { initialMs: 40 }, pollIntervalMs: 5 });
     try {
       const ctx = context();
       await service.create(ctx, { title: 'o', amount: 1 });
@@ -104,6 +105,8 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
       const [delivery] = await dispatcher.deliveries(receiver.received[0]!.id);
       expect(delivery).toMatchObject({ state: 'delivered', attempts: 4, lastStatus: 204, lastError: null });
       expect(dispatcher.metrics()).toEqual({ attempts: 4, delivered: 1, failures: 3, deadLettered: 0 });
+      expect(metrics.render()).toMatch(/webhook_delivery_attempt_total\{[^}]*outcome="retry"[^}]*\} 3/);
+      expect(metrics.render()).toMatch(/webhook_delivery_attempt_total\{[^}]*outcome="delivered"[^}]*\} 1/);
     } finally {
       await dispatcher.stop();
       await receiver.close();
@@ -167,6 +170,33 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     } finally {
       await receiver.close();
       await storage.close();
+    }
+  });
+});
+
+describe('subscription filters', () => {
+  it('a filter that throws skips that subscription for the event, reports it, and blocks nothing', async () => {
+    const storage = memoryStorage();
+    const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
+    await storage.migrate([service.model]);
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret);
+    const errors: unknown[] = [];
+    const dispatcher = createWebhookDispatcher({
+      storage,
+      onError: (error) => errors.push(error),
+      subscriptions: [
+        { id: 'broken', url: `${receiver.url}/broken`, secret, filter: () => { throw new Error('filter bug'); } },
+        { id: 'fine', url: `${receiver.url}/fine`, secret },
+      ],
+    });
+    try {
+      await service.create(context(), { title: 'o', amount: 1 });
+      expect(await dispatcher.runOnce()).toMatchObject({ fannedOut: 1, delivered: 1 });
+      expect(receiver.received.map((request) => request.path)).toEqual(['/fine']);
+      expect(errors.map((error) => (error as Error).message)).toEqual(['filter bug']);
+    } finally {
+      await receiver.close();
     }
   });
 });

@@ -12,6 +12,7 @@
 import { ConfigurationError } from '../../errors.ts';
 import { WEBHOOK_ERROR_TEXT_LENGTH, WEBHOOK_MAX_BATCH } from '../../limits.ts';
 import type { ClaimedDelivery, DeliveryCounts, DomainEventType, EventDelivery, StorageDriver, StoredEvent } from '../../storage/types.ts';
+import type { MetricsRegistry } from '../metrics.ts';
 import { importSigningKey, secretBytes, signWebhook } from './signing.ts';
 
 /** One webhook subscription. Every process dispatching for a storage must configure the same list. */
@@ -49,8 +50,13 @@ export interface WebhookDispatcherOptions {
   batchSize?: number;
   /** Pause of the `start()` loop when a step found nothing to do. @default 1000 */
   pollIntervalMs?: number;
-  /** Receives storage failures of the background loop (it keeps running). @default console.error */
+  /** Receives storage failures of the background loop (it keeps running) and errors thrown by a subscription's `filter`. @default console.error */
   onError?: (error: unknown) => void;
+  /**
+   * Registry receiving `webhook_delivery_attempt_total{subscription, outcome}` (outcome
+   * `delivered`, `retry` or `dead`), e.g. the one the host renders at `/metrics`. @default none
+   */
+  metrics?: MetricsRegistry;
 }
 
 /** What one {@link WebhookDispatcher.runOnce} step did. */
@@ -119,7 +125,7 @@ function prepare(subscriptions: readonly WebhookSubscription[]): Prepared[] {
   });
 }
 
-function accepts(subscription: WebhookSubscription, event: StoredEvent): boolean {
+function matches(subscription: WebhookSubscription, event: StoredEvent): boolean {
   if (subscription.types !== undefined && !subscription.types.includes(event.type)) return false;
   if (subscription.resourceTypes !== undefined && !subscription.resourceTypes.includes(event.resourceType)) return false;
   if (subscription.tenants !== undefined && !subscription.tenants.includes(event.tenantId)) return false;
@@ -156,6 +162,17 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const owner = crypto.randomUUID();
   const counters: DispatcherMetrics = { attempts: 0, delivered: 0, failures: 0, deadLettered: 0 };
 
+  const attemptCounter = options.metrics?.counter('webhook_delivery_attempt_total', 'Webhook delivery attempts by subscription and outcome (delivered, retry, dead).');
+
+  // A filter that throws must not block the outbox: that subscription skips the event, the error is reported.
+  const accepts = (subscription: WebhookSubscription, event: StoredEvent): boolean => {
+    try {
+      return matches(subscription, event);
+    } catch (error) {
+      onError(error);
+      return false;
+    }
+  };
   const route = (event: StoredEvent): string[] => subscriptions.filter((subscription) => accepts(subscription, event)).map((subscription) => subscription.id);
 
   /** One POST; resolves the status, or throws on no answer (network error, timeout). */
@@ -208,6 +225,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       counters.failures += 1;
       step.retrying += 1;
     }
+    attemptCounter?.inc({ subscription: delivery.subscriptionId, outcome: state === 'pending' ? 'retry' : state });
     await storage.events.settleDelivery(owner, { subscriptionId: delivery.subscriptionId, eventId: delivery.eventId, state, attempts, nextAttemptAt, lastStatus: status, lastError: error, at });
   }
 
