@@ -1,11 +1,13 @@
 /**
- * A host process of the event process tests, run with tsx. Environment: DATABASE_URL, RECEIVER
+ * A host process of the event process tests, run with tsx. Environment: DATABASE_URL
+ * (`postgres://…` or `sqlite:<file>`), RECEIVER
  * (webhook URL), SECRET, SUBSCRIPTION (its id, default receiver), WRITES (records to create and commit first, default 0), LEASE_MS,
  * TIMEOUT_MS. Prints `committed <n>` after its writes and `dispatching` once its dispatcher runs;
  * it runs until killed or sent SIGTERM (then it stops the dispatcher and exits 0).
  */
 import { createGovernedService, createWebhookDispatcher, type Actor } from 'cellgate';
 import { postgresStorage } from 'cellgate/storage/postgres';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { ORDER_DOCUMENT } from './support.ts';
 
 const env = (name: string, fallback?: string): string => {
@@ -14,7 +16,8 @@ const env = (name: string, fallback?: string): string => {
   return value;
 };
 
-const storage = postgresStorage({ connectionString: env('DATABASE_URL') });
+const url = env('DATABASE_URL');
+const storage = url.startsWith('sqlite:') ? sqliteStorage({ filename: url.slice('sqlite:'.length) }) : postgresStorage({ connectionString: url });
 const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
 await storage.migrate([service.model]);
 

@@ -4,14 +4,12 @@
  * none delivered twice at all); and a host killed with SIGKILL between commit and delivery loses
  * nothing: a restarted process delivers every event. Real processes, real receiver on 127.0.0.1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGovernedService, generateWebhookSecret, type Actor } from 'cellgate';
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { startTestPostgres } from '../support/postgres.ts';
 import { driverSkip } from '../storage/drivers.ts';
-import { ORDER_DOCUMENT, startReceiver } from './support.ts';
+import { exited, killEventHosts, ORDER_DOCUMENT, startEventHost, startReceiver } from './support.ts';
 
 const filtered = driverSkip('postgres');
 const server = filtered ? { ok: false as const, skip: filtered } : await startTestPostgres();
@@ -22,29 +20,10 @@ afterAll(async () => {
   if (server.ok) await server.db.stop();
 });
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+afterAll(killEventHosts);
 
-/** Starts the host process and resolves once it printed a line matching `ready`. */
-function host(env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(`${root}node_modules/.bin/tsx`, ['test/events/dispatcher-process.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (ready.test(out)) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`host exited ${code}: ${stderr}`)));
-  });
-}
-
-const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+/** A host process on this test's database. */
+const host = (env: Record<string, string>) => startEventHost({ DATABASE_URL: url, ...env });
 
 describe.skipIf(Boolean(skip))(`webhooks across processes on PostgreSQL${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('two processes deliver 1,000 events, each exactly once, never the same one at the same time', async () => {
@@ -62,7 +41,7 @@ describe.skipIf(Boolean(skip))(`webhooks across processes on PostgreSQL${skip ? 
     const receiver = await startReceiver(secret, () => 204, 3);
     try {
       const env = { SECRET: secret, TIMEOUT_MS: '5000' };
-      const [one, two] = await Promise.all([host({ ...env, RECEIVER: `${receiver.url}/one` }, /dispatching/), host({ ...env, RECEIVER: `${receiver.url}/two` }, /dispatching/)]);
+      const [one, two] = await Promise.all([host({ ...env, RECEIVER: `${receiver.url}/one` }), host({ ...env, RECEIVER: `${receiver.url}/two` })]);
       await expect.poll(() => storage.events.deliveryCounts('receiver'), { timeout: 120_000, interval: 250 }).toEqual({ pending: 0, delivered: 1000, dead: 0 });
       one!.kill('SIGTERM');
       two!.kill('SIGTERM');
@@ -91,7 +70,7 @@ describe.skipIf(Boolean(skip))(`webhooks across processes on PostgreSQL${skip ? 
     let hanging = true;
     const receiver = await startReceiver(secret, () => (hanging ? 'hang' : 204));
     try {
-      const first = await host({ SUBSCRIPTION: 'killed', SECRET: secret, RECEIVER: receiver.url, WRITES: '20', TENANT: tenant, TIMEOUT_MS: '3000', LEASE_MS: '4000' }, /dispatching/);
+      const first = await host({ SUBSCRIPTION: 'killed', SECRET: secret, RECEIVER: receiver.url, WRITES: '20', TENANT: tenant, TIMEOUT_MS: '3000', LEASE_MS: '4000' });
       await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
       first.kill('SIGKILL');
       await exited(first);
@@ -99,7 +78,7 @@ describe.skipIf(Boolean(skip))(`webhooks across processes on PostgreSQL${skip ? 
       expect(committed).toHaveLength(20);
       expect((await storage.events.deliveryCounts('killed')).delivered).toBe(0);
       hanging = false;
-      const second = await host({ SUBSCRIPTION: 'killed', SECRET: secret, RECEIVER: receiver.url, TIMEOUT_MS: '3000', LEASE_MS: '4000' }, /dispatching/);
+      const second = await host({ SUBSCRIPTION: 'killed', SECRET: secret, RECEIVER: receiver.url, TIMEOUT_MS: '3000', LEASE_MS: '4000' });
       await expect.poll(() => storage.events.deliveryCounts('killed'), { timeout: 60_000, interval: 250 }).toMatchObject({ pending: 0, delivered: 20 });
       second.kill('SIGTERM');
       await exited(second);

@@ -3,8 +3,10 @@
  * with the `standardwebhooks` library (as a receiver would) and records what it saw, and a small
  * governed entity document.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { defineEntity } from 'cellgate';
 
@@ -90,3 +92,31 @@ export const ORDER_DOCUMENT = defineEntity({
     card_token: { type: 'string', optional: true, sensitive: true, credential: true },
   },
 });
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const hosts: ChildProcess[] = [];
+
+/** Starts `dispatcher-process.ts` with `env` and resolves once its dispatcher runs. */
+export function startEventHost(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(`${root}node_modules/.bin/tsx`, ['test/events/dispatcher-process.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  hosts.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/dispatching/.test(out)) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`host exited ${code}: ${stderr}`)));
+  });
+}
+
+/** Kills every host still running (for afterAll). */
+export function killEventHosts(): void {
+  for (const child of hosts) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Resolves when the process has exited. */
+export const exited = (child: ChildProcess): Promise<unknown> =>
+  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
