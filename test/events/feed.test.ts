@@ -5,7 +5,7 @@
  * (the commit-order guarantee).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGovernedApi, createGovernedService, memoryStorage, type Actor, type StoredEvent } from 'cellgate';
+import { createGovernedApi, createGovernedService, memoryStorage, readFeed, type Actor, type StoredEvent } from 'cellgate';
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { cast, expectError, ids, mint, send, SECRET } from '../governed/support.ts';
 import { startTestPostgres } from '../support/postgres.ts';
@@ -85,6 +85,15 @@ describe('GET /v1/events', () => {
     const none = await send(handler, 'GET', `/v1/events?wait=1&after=${answer.body.meta.nextCursor}`, { token: tokens.admin });
     expect(none.body.data).toEqual([]);
     expect(Date.now() - empty).toBeGreaterThanOrEqual(900);
+  });
+
+  it('stops waiting as soon as the client goes away (request signal aborted)', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const waiting = readFeed(memoryStorage(), { tenantId: ids.tenant, limit: 10 }, 10_000, controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    expect(await waiting).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('is not served when eventRoutes is false', async () => {
