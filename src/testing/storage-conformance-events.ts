@@ -144,6 +144,14 @@ export function eventConformanceCases(driver: Current): void {
       expect((await driver().listAudit({ tenantId: ctx.actor.tenantId, limit: 10 })).records).toHaveLength(3);
     });
 
+    it('commits an event appended through the driver outside a transaction on its own', async () => {
+      const ctx = context();
+      await service.create(ctx, { title: 'a', amount: 1 });
+      const [first] = await allEvents(driver(), ctx.actor.tenantId);
+      await driver().appendEvent({ ...first!, id: crypto.randomUUID(), type: 'entity.deleted', version: 2, baseVersion: 1 });
+      expect((await allEvents(driver(), ctx.actor.tenantId)).map((event) => event.type)).toEqual(['entity.created', 'entity.deleted']);
+    });
+
     it('resumes the feed from any cursor with no gap or duplicate, concurrent writers and other tenants included', async () => {
       const ctx = context();
       const other = context();

@@ -7,7 +7,7 @@
 import type { StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
 import { migrate } from './migrate.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
-import { createSqlEventStore } from './events.ts';
+import { appendEvent, createSqlEventStore } from './events.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -52,6 +52,8 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     events: createSqlEventStore(dialect, db),
+    // Outside a transaction the order lock must still cover the insert: give it one of its own.
+    appendEvent: (event) => mapErrors(dialect, () => dialect.transaction(db, (tx) => appendEvent(dialect, tx, event))),
     close: () => db.destroy(),
   };
 }
