@@ -69,7 +69,7 @@ export function createGovernedService(options: GovernedServiceOptions): Governed
   const idempotencyTtlMs = idempotencyTtl(options.idempotency?.ttlMs);
   const metrics = governedMetrics(options.metrics ?? defaultMetricsRegistry);
   const logger = options.logger;
-  const events = createEventPublisher({ tier, onEvent: options.onEvent, logger });
+  const events = createEventPublisher({ storage, tier, onEvent: options.onEvent, logger });
 
   /** Writes the new state in the open transaction: conditional update (or insert), version state, audit. */
   async function write(session: StorageSession, context: GovernedContext, eventType: AuditEventType, before: StoredRecord | null, after: StoredRecord, reason?: string | null): Promise<StoredRecord> {

@@ -81,6 +81,17 @@ describe('GET /v1/events', () => {
     expect(answer.body.data.map((event: StoredEvent) => event.type)).toEqual(['entity.created']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(Date.now() - started).toBeLessThan(5000);
+    // A write of this process wakes the wait at once, without waiting for the next periodic look.
+    const storage = memoryStorage();
+    const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
+    await storage.migrate([service.model]);
+    const writer = { actor: { id: 'w', type: 'user' as const, tenantId: ids.tenant, roles: ['admin'], workspaces: {}, permissions: [] }, scope: { workspaceId: ids.ws } };
+    const woken = readFeed(storage, { tenantId: ids.tenant, limit: 10 }, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const committedAt = Date.now();
+    await service.create(writer, { title: 'now', amount: 1 });
+    expect((await woken).map((event) => event.type)).toEqual(['entity.created']);
+    expect(Date.now() - committedAt).toBeLessThan(150); // the next periodic look would come ~230 ms after the commit
     const empty = Date.now();
     const none = await send(handler, 'GET', `/v1/events?wait=1&after=${answer.body.meta.nextCursor}`, { token: tokens.admin });
     expect(none.body.data).toEqual([]);

@@ -3,8 +3,9 @@
  * or tier-2 entity, appended to the outbox in the writer's transaction, and handed to the
  * in-process `onEvent` subscriber once that transaction has committed.
  */
-import type { AuditRecord, DomainEvent, DomainEventType, StorageSession, StoredRecord } from '../../storage/types.ts';
+import type { AuditRecord, DomainEvent, DomainEventType, StorageDriver, StorageSession, StoredRecord } from '../../storage/types.ts';
 import type { GovernedLogger } from '../metrics.ts';
+import { wakeReaders } from './wake.ts';
 
 /**
  * The in-process subscriber: called once per committed event, after the commit (never for a
@@ -52,6 +53,8 @@ export interface EventPublisher {
 
 /** Options of {@link createEventPublisher}. */
 export interface EventPublisherOptions {
+  /** The storage written to: its waiting feed readers are woken after each commit with an event. */
+  storage: StorageDriver;
   tier: 'tier-1' | 'tier-2' | 'tier-3';
   onEvent?: EventSubscriber | undefined;
   logger?: GovernedLogger | undefined;
@@ -83,6 +86,7 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
       const event = pending.get(record);
       if (event === undefined) return;
       pending.delete(record);
+      wakeReaders(options.storage);
       if (onEvent === undefined) return;
       try {
         const result = onEvent(structuredClone(event));

@@ -17,6 +17,7 @@ import { onlyParams } from '../http/headers.ts';
 import { isUuid } from '../http/paths.ts';
 import { answer, governed, type Pipeline } from '../http/pipeline.ts';
 import { methodNotAllowed } from '../http/responses.ts';
+import { nextCommitOr } from './wake.ts';
 
 const RESOURCE_TYPE = /^[a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9]*@v\d+$/;
 
@@ -50,17 +51,6 @@ export function feedQueryOf(params: URLSearchParams, tenantId: string): { query:
   return { query, waitMs: (intParam(params, 'wait', 0, EVENT_FEED_MAX_WAIT_SECONDS) ?? 0) * 1000 };
 }
 
-const pause = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
 /**
  * Reads a page; with `waitMs`, polls until a page has events, the time is up, or the client went
  * away. The first read happens at once, so a malformed cursor is a 400 without waiting.
@@ -71,7 +61,7 @@ export async function readFeed(storage: StorageDriver, query: EventQuery, waitMs
     const events = await storage.events.listEvents(query);
     const left = deadline - Date.now();
     if (events.length > 0 || left <= 0 || signal?.aborted) return events;
-    await pause(Math.min(EVENT_FEED_POLL_MS, left), signal);
+    await nextCommitOr(storage, Math.min(EVENT_FEED_POLL_MS, left), signal);
   }
 }
 
