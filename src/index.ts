@@ -57,6 +57,7 @@ export {
   type WidenedEntityDocument,
 } from './contract/entity-document/index.ts';
 export * from './governed/index.ts';
+export * from './governed/events/index.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';
 // Contract core: zod schemas of the Cell manifest contract, validation, normalization, schema descriptions.
 export * from './contract/schema/index.ts';

@@ -182,3 +182,21 @@ export const EXACT_COUNT_THRESHOLD = 1_000;
 /**
 /** Longest error path `cellgate validate` walks to find a problem's line and column (paths are built by the validator; this only bounds the walk). */
 export const MAX_VALIDATE_PATH_LENGTH = 1024;
+
+/** Default page size of the change feed (`GET /v1/events`). */
+export const EVENT_FEED_DEFAULT_LIMIT = 100;
+
+/** Largest page of the change feed (`limit` above it: 400 `VALIDATION_ERROR`). */
+export const EVENT_FEED_MAX_LIMIT = 500;
+
+/** Longest long-poll of the change feed, in seconds (`wait` above it: 400 `VALIDATION_ERROR`). */
+export const EVENT_FEED_MAX_WAIT_SECONDS = 30;
+
+/** How often a waiting feed request looks for new events, in milliseconds. */
+export const EVENT_FEED_POLL_MS = 250;
+
+/** Most events one webhook fan-out step takes, and most deliveries one dispatch step claims. */
+export const WEBHOOK_MAX_BATCH = 500;
+
+/** Longest text of a failed attempt's error kept in the delivery state. */
+export const WEBHOOK_ERROR_TEXT_LENGTH = 200;

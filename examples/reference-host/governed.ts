@@ -1,6 +1,8 @@
 /**
  * The governed demo resources of the reference host (REFERENCE-HOST.md): customers, invoices and
- * activity events from the entity documents in `examples/entities/`, the `/v1/audit` routes,
+ * activity events from the entity documents in `examples/entities/`, the `/v1/audit` routes, the
+ * change feed `/v1/events` (customers and invoices emit events; activity events are tier-3), an
+ * optional webhook from `CELLGATE_WEBHOOK_URL` / `CELLGATE_WEBHOOK_SECRET`,
  * `GET /metrics`, and token verification from the `CELLGATE_JWT_*` variables. Without a secret or
  * key it runs in dev mode: a secret is generated for the run and a ready-to-paste token printed.
  */
@@ -10,6 +12,7 @@ import {
   createFetchHandler,
   createGovernedApi,
   createMetricsRegistry,
+  createWebhookDispatcher,
   memoryStorage,
   signDevToken,
   type AuthOptions,
@@ -121,6 +124,18 @@ export function auditHashSecretFromEnv(env: Env): string | undefined {
   return secret;
 }
 
+/**
+ * `CELLGATE_WEBHOOK_URL` + `CELLGATE_WEBHOOK_SECRET` (`whsec_…`): one webhook subscription receiving
+ * every event of the demo resources. Both or neither.
+ */
+export function webhookFromEnv(env: Env): { url: string; secret: string } | undefined {
+  const url = env.CELLGATE_WEBHOOK_URL?.trim() || undefined;
+  const secret = env.CELLGATE_WEBHOOK_SECRET?.trim() || undefined;
+  if (url === undefined && secret === undefined) return undefined;
+  if (url === undefined || secret === undefined) throw new ConfigurationError(url === undefined ? 'CELLGATE_WEBHOOK_URL' : 'CELLGATE_WEBHOOK_SECRET', 'is needed too: set both webhook variables or neither.');
+  return { url, secret };
+}
+
 /** What the host mounts: the handlers, banner lines, and a close function. */
 export interface DemoResources {
   handlers: FetchHandler[];
@@ -179,6 +194,9 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     resources: env.CELLGATE_ENTITIES ? (JSON.parse(env.CELLGATE_ENTITIES) as EntityDocumentInput[]) : DEMO_ENTITY_FILES.map(loadDemoEntity),
   });
   await api.migrate();
+  const webhook = webhookFromEnv(env);
+  const dispatcher = webhook === undefined ? undefined : createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'reference-host', ...webhook }] });
+  dispatcher?.start();
   const metricsRoute = createFetchHandler(async (request) => {
     if (new URL(request.url).pathname !== '/metrics') return undefined;
     if (request.method !== 'GET') return undefined;
@@ -189,6 +207,8 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
       ? `governed      ${Object.values(api.resources).map((resource) => resource.paths.collection).join(', ')}`
       : `governed      /v1/workspaces/:workspaceId/customers, /v1/workspaces/:workspaceId/cells/:cellId/invoices, /v1/activity-events`,
     'audit         /v1/audit, /v1/audit/:auditId, …/:id/versions',
+    'events        /v1/events (change feed: ?after=<cursor>&resourceType&workspaceId&limit&wait=<seconds>)',
+    ...(webhook === undefined ? [] : [`webhook       ${webhook.url} (every event, Standard Webhooks signatures)`]),
     'metrics       /metrics',
     ...(ownsStorage ? ['storage       memory: (in-process; data is lost on exit)'] : []),
     ...(hashSecret === undefined ? ['audit hash    per-run key: set CELLGATE_AUDIT_HASH_SECRET for hashes that compare across restarts'] : []),
@@ -213,6 +233,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     banner,
     api,
     close: async () => {
+      await dispatcher?.stop();
       if (ownsStorage) await storage.close();
     },
   };

@@ -152,7 +152,7 @@ export function buildGovernedResource(options: GovernedResourceOptions, shared: 
 }
 
 function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): Omit<GovernedServiceOptions, 'entity'> {
-  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency } = options;
+  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency, onEvent } = options;
   return {
     storage,
     ...(tier === undefined ? {} : { tier }),
@@ -163,6 +163,7 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
     ...(metrics === undefined ? {} : { metrics }),
     ...(logger === undefined ? {} : { logger: writeLoggerOf(logger) }),
     ...(idempotency === undefined ? {} : { idempotency }),
+    ...(onEvent === undefined ? {} : { onEvent }),
   };
 }
 

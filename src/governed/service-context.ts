@@ -9,6 +9,7 @@ import type { AuditEventType, EntityStorageModel, RecordScope, StorageDriver, St
 import type { AccessPolicy } from './access.ts';
 import { buildAuditRecord, TenantHasher, type AuditPolicy } from './audit/index.ts';
 import { EntityCodec } from './codec.ts';
+import { createEventPublisher, type EventPublisher } from './events/emit.ts';
 import { idempotencyTtl } from './idempotency.ts';
 import { defaultMetricsRegistry, governedMetrics, type GovernedLogger, type GovernedMetrics } from './metrics.ts';
 import { parseId } from './service-schemas.ts';
@@ -34,6 +35,8 @@ export interface ServiceContext {
   readonly logger: GovernedLogger | undefined;
   /** Lifetime of an `Idempotency-Key` record in milliseconds. */
   readonly idempotencyTtlMs: number;
+  /** Domain events of committed tier-1/2 mutations: the outbox append and the `onEvent` call. */
+  readonly events: EventPublisher;
 }
 
 const tenantSwitch = (value: TenantSwitch | undefined, fallback: boolean): ((tenantId: string) => boolean) =>
@@ -57,6 +60,7 @@ export function createServiceContext(options: GovernedServiceOptions, model?: En
   const resourceType = entityReference(entity);
   const codec = new EntityCodec(entity);
   const namespace = entity.key.split('.')[0]!;
+  const metrics = governedMetrics(options.metrics ?? defaultMetricsRegistry);
   return {
     entity,
     storage,
@@ -75,9 +79,10 @@ export function createServiceContext(options: GovernedServiceOptions, model?: En
       storeSnapshots: tenantSwitch(options.audit?.storeSnapshots, false),
       storeDiffValues: tenantSwitch(options.audit?.storeDiffValues, true),
     },
-    metrics: governedMetrics(options.metrics ?? defaultMetricsRegistry),
+    metrics,
     logger: options.logger,
     idempotencyTtlMs: idempotencyTtl(options.idempotency?.ttlMs),
+    events: createEventPublisher({ storage, tier, onEvent: options.onEvent, logger: options.logger }),
   };
 }
 
@@ -155,12 +160,14 @@ export async function write(
   const audit = await buildAuditRecord(ctx.auditPolicy, context, { eventType: change.eventType, before, after, reason: change.reason ?? null });
   const started = performance.now();
   await session.appendAudit(audit);
+  await ctx.events.append(session, audit, after);
   ctx.metrics.auditLatency.observe(performance.now() - started);
   return after;
 }
 
 /** Counts and logs a committed write and returns its view. */
 export function written(ctx: ServiceContext, context: GovernedContext, eventType: AuditEventType, record: StoredRecord): RecordView {
+  ctx.events.published(record);
   ctx.metrics.writes.inc({ resourceType: ctx.resourceType, eventType });
   if (eventType === 'entity.rollback' || eventType === 'entity.restored') ctx.metrics.rollbacks.inc({ resourceType: ctx.resourceType });
   ctx.logger?.({ level: 'info', event: eventType, tenantId: record.tenantId, workspaceId: record.workspaceId, cellId: record.cellId, resourceType: ctx.resourceType, resourceId: record.id, version: record.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null });

@@ -4,6 +4,7 @@
  */
 import type { EntityDefinition, EntityDocumentShape, EntityTypes, GeneralEntityTypes, WidenedEntityDocument } from '../contract/entity-document/index.ts';
 import type { EntityStorageModel, StorageDriver } from '../storage/types.ts';
+import type { EventSubscriber } from './events/emit.ts';
 import type { GovernedLogger, MetricsRegistry } from './metrics.ts';
 import type { JsonPatchOperation } from './patch.ts';
 import type { AuditView, ConcurrencyOptions, GovernedContext, HistoryPage, HistoryParams, ListParams, ListView, RecordView, VersionView } from './types.ts';
@@ -72,6 +73,8 @@ export interface GovernedServiceOptions<T extends EntityTypes = GeneralEntityTyp
   metrics?: MetricsRegistry;
   /** Receives one structured entry per write and per conflict. @default silent */
   logger?: GovernedLogger;
+  /** Called after the commit of every tier-1/2 mutation with its domain event; a throw is logged, never fails the request. See docs/events.md. */
+  onEvent?: EventSubscriber;
   /** `Idempotency-Key` lifetime. @default { ttlMs: 86_400_000 } */
   idempotency?: IdempotencyOptions;
   /** Path name of the resource (also the `<resource>` of the `<namespace>.<resource>.read` permission). @default plural kebab-case of the entity name */

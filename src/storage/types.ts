@@ -224,6 +224,12 @@ export interface StorageSession {
    * a record that has not expired at `record.createdAt`. An expired record is replaced.
    */
   putIdempotency(record: IdempotencyRecord): Promise<boolean>;
+  /**
+   * Appends one domain event to the outbox, in the same transaction as the audit record it was
+   * derived from. It becomes visible (feed, dispatcher) only when that transaction commits, and
+   * its position in the tenant's feed is its commit order.
+   */
+  appendEvent(event: DomainEvent): Promise<void>;
 }
 
 /** What a driver can promise; the core and the conformance suite adapt to it. */
@@ -284,6 +290,122 @@ export interface StorageDriver extends StorageSession {
    * in-memory SQLite): limiters then count in process.
    */
   readonly rateLimitStore?: RateLimitStore;
+  /** The committed outbox: the change feed and the webhook delivery state. */
+  readonly events: EventStore;
   /** Releases connections and handles. */
   close(): Promise<void>;
+}
+
+/** Types of domain events: every audited mutation of a tier-1 or tier-2 entity. */
+export type DomainEventType = 'entity.created' | 'entity.updated' | 'entity.deleted' | 'entity.restored' | 'entity.rollback';
+
+/**
+ * One domain event, derived from the audit record written in the same transaction: the change is
+ * the audit's (already redacted) diff or snapshot, so an event never carries a value the audit
+ * would not store.
+ */
+export interface DomainEvent extends RecordScope {
+  /** Event id (UUID), also the `webhook-id` of every delivery of it. */
+  id: string;
+  type: DomainEventType;
+  resourceType: string;
+  resourceId: string;
+  /** Version after the change. */
+  version: number;
+  /** Version before the change; null on create. */
+  baseVersion: number | null;
+  occurredAt: string;
+  actor: { id: string; type: 'user' | 'service' };
+  requestId: string | null;
+  traceId: string | null;
+  /** Id of the audit record of the same change. */
+  auditId: string;
+  /** The change as the audit stores it (values already redacted). */
+  change: { kind: 'diff' | 'snapshot'; diff: unknown; snapshot: unknown; redactionApplied: boolean };
+}
+
+/** A committed event with its feed position. */
+export interface StoredEvent extends DomainEvent {
+  /** Opaque feed cursor: pass it as `after` to read the events committed after this one. */
+  cursor: string;
+}
+
+/** Which committed events to read, oldest (first committed) first. */
+export interface EventQuery {
+  tenantId: string;
+  workspaceId?: string;
+  /** Only events of these workspaces (none: an empty list); the reach of an actor without a tenant-wide role. */
+  workspaceIds?: readonly string[];
+  resourceType?: string;
+  /** Cursor of the last event already seen; absent: from the first event. Malformed: 400 `VALIDATION_ERROR`. */
+  after?: string;
+  limit: number;
+}
+
+/** State of one webhook delivery (one event to one subscription). */
+export type DeliveryState = 'pending' | 'delivered' | 'dead';
+
+/** What storage knows about one delivery. */
+export interface EventDelivery {
+  subscriptionId: string;
+  eventId: string;
+  tenantId: string;
+  state: DeliveryState;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: string | null;
+  /** HTTP status of the last attempt, null when it got no answer. */
+  lastStatus: number | null;
+  /** Why the last attempt failed, short. */
+  lastError: string | null;
+  updatedAt: string;
+}
+
+/** A delivery claimed by one dispatcher until `leaseUntil`, with its event. */
+export interface ClaimedDelivery {
+  delivery: EventDelivery;
+  event: StoredEvent;
+}
+
+/** The outcome of one attempt, written only while the claimant still holds the lease. */
+export interface DeliveryOutcome {
+  subscriptionId: string;
+  eventId: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  at: string;
+}
+
+/** Counts of deliveries by state. */
+export interface DeliveryCounts {
+  pending: number;
+  delivered: number;
+  dead: number;
+}
+
+/**
+ * The committed side of the outbox. Every call is bounded by its `limit`. Claims are exclusive:
+ * a claimed delivery is not handed to any other claimant (any process) until its lease ends.
+ */
+export interface EventStore {
+  /** Committed events of a tenant in commit order, after the cursor. */
+  listEvents(query: EventQuery): Promise<StoredEvent[]>;
+  /**
+   * Takes up to `limit` committed events not yet fanned out, creates one pending delivery (due at
+   * `now`) per subscription id `route` returns for it, and marks them fanned out, in one
+   * transaction. Concurrent callers take disjoint events. Resolves how many events it took.
+   */
+  fanOut(limit: number, route: (event: StoredEvent) => readonly string[], now: string): Promise<number>;
+  /** Leases up to `limit` pending deliveries due at `now` and not leased, to `owner` until `leaseUntil`. */
+  claimDeliveries(options: { now: string; limit: number; owner: string; leaseUntil: string }): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome and releases the lease; false when `owner` no longer holds it. */
+  settleDelivery(owner: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** Deliveries by state, of one subscription or all. */
+  deliveryCounts(subscriptionId?: string): Promise<DeliveryCounts>;
+  /** Every delivery of one event (one per subscription it matched). */
+  listDeliveries(eventId: string): Promise<EventDelivery[]>;
 }

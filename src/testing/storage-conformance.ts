@@ -23,6 +23,7 @@ import {
   settingModel,
   taskModel,
 } from './storage-conformance-fixtures.ts';
+import { eventConformanceCases } from './storage-conformance-events.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
 
@@ -70,6 +71,7 @@ export function runStorageConformance(options: StorageConformanceOptions): void 
     listConformanceCases(current);
     migrationCases(current);
     serviceConformanceCases(current, options.rawAuditRows);
+    eventConformanceCases(current);
   });
 }
 

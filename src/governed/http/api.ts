@@ -15,6 +15,7 @@ import {
 } from '../create-governed-resource.ts';
 import type { GovernedServiceOptions } from '../service-types.ts';
 import { buildGovernedOpenApi } from '../openapi.ts';
+import { eventFeedRoutes } from '../events/feed-route.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
 
@@ -26,13 +27,15 @@ export type GovernedApiResource =
 /** Options of {@link createGovernedApi}. */
 export interface GovernedApiOptions
   extends GovernedHttpOptions,
-    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency'> {
+    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency' | 'onEvent'> {
   /** The storage every resource and the audit routes use. */
   storage: StorageDriver;
   /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation? }`. */
   resources: readonly GovernedApiResource[];
   /** Serve `GET /v1/audit` and `GET /v1/audit/:auditId`. @default true */
   auditRoutes?: boolean;
+  /** Serve the change feed `GET /v1/events` (docs/events.md). @default true */
+  eventRoutes?: boolean;
 }
 
 /** The handler of {@link createGovernedApi}, with its resources by path name. */
@@ -63,7 +66,7 @@ const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedA
  */
 export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   // `logger` stays in `http`: the pipeline reports failures to it and each resource's service logs writes to it.
-  const { resources: entries, auditRoutes: withAudit = true, storage, redaction, audit, metrics, ...http } = options;
+  const { resources: entries, auditRoutes: withAudit = true, eventRoutes: withEvents = true, storage, redaction, audit, metrics, onEvent, ...http } = options;
   if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
   if (!Array.isArray(entries) || entries.length === 0) throw new ConfigurationError('resources', 'must list at least one entity.');
   const pipeline = pipelineOf(http, {}, storage);
@@ -73,6 +76,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     ...(redaction === undefined ? {} : { redaction }),
     ...(audit === undefined ? {} : { audit }),
     ...(metrics === undefined ? {} : { metrics }),
+    ...(onEvent === undefined ? {} : { onEvent }),
   };
   const resources: Record<string, GovernedResource> = {};
   const routed: RoutedResource[] = [];
@@ -110,7 +114,12 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     audit: withAudit ? { storage, pipeline } : undefined,
     openapi: { pipeline, document: openapi },
   });
-  return Object.assign(createFetchHandler(match), {
+  // The change feed is one more path beside the operation table; a substring test keeps every
+  // other request on the table's single parse.
+  const feedPath = `${basePath}/v1/events`;
+  const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath) : undefined;
+  const all: typeof match = feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
+  return Object.assign(createFetchHandler(all), {
     resources,
     openapi,
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),

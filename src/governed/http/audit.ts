@@ -18,15 +18,16 @@ export interface AuditListInput {
   workspaceId?: string | undefined;
 }
 
-function requireAuditRead(actor: Actor): void {
+/** 403 `FORBIDDEN` unless the actor holds `audit:read` (audit reads and the change feed). */
+export function requireAuditRead(actor: Actor): void {
   if (!actor.permissions.includes('audit:read')) throw new CellgateError('FORBIDDEN', 'Reading audit history needs the audit:read permission.');
 }
 
 /** Workspaces where the actor holds at least one role. */
-const workspacesOf = (actor: Actor): string[] => Object.keys(actor.workspaces).filter((id) => (actor.workspaces[id] ?? []).length > 0);
+export const workspacesOf = (actor: Actor): string[] => Object.keys(actor.workspaces).filter((id) => (actor.workspaces[id] ?? []).length > 0);
 
 /** Whether the actor may see an audit record of this workspace (null: tenant level). */
-function withinReach(actor: Actor, workspaceId: string | null): boolean {
+export function withinReach(actor: Actor, workspaceId: string | null): boolean {
   return actor.roles.length > 0 || (workspaceId !== null && (Object.hasOwn(actor.workspaces, workspaceId) ? actor.workspaces[workspaceId]! : []).length > 0);
 }
 

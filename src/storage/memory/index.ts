@@ -9,6 +9,7 @@ import type {
   AuditPage,
   AuditQuery,
   AuditRecord,
+  DomainEvent,
   EntityStorageModel,
   IdempotencyRecord,
   ListQuery,
@@ -18,6 +19,7 @@ import type {
   StorageSession,
   StoredRecord,
 } from '../types.ts';
+import { MemoryEventStore } from './events.ts';
 import { inScope, runListQuery } from './list.ts';
 import { Mutex } from './mutex.ts';
 
@@ -35,6 +37,8 @@ class Tables {
   readonly auditById = new Map<string, number>();
   readonly versions = new Map<string, StoredRecord>();
   readonly idempotency = new Map<string, IdempotencyRecord>();
+  /** Outbox events a transaction staged; the event store takes them on commit. */
+  readonly events: DomainEvent[] = [];
 
   table(name: string): Map<string, StoredRecord> {
     let table = this.records.get(name);
@@ -205,9 +209,14 @@ class MemorySession implements StorageSession {
     this.writable.idempotency.set(id, copy(record));
     return true;
   }
+
+  async appendEvent(event: DomainEvent): Promise<void> {
+    this.writable.events.push(copy(event));
+  }
 }
 
-function commit(base: Tables, staged: Tables): void {
+function commit(base: Tables, staged: Tables, events: MemoryEventStore): void {
+  events.commit(staged.events);
   for (const [name, records] of staged.records) for (const [id, record] of records) base.table(name).set(id, record);
   for (const record of staged.audit) base.pushAudit(record);
   for (const [key, state] of staged.versions) base.versions.set(key, state);
@@ -234,6 +243,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
   const base = new Tables();
   const mutex = new Mutex();
   const reader = new MemorySession(base, null);
+  const events = new MemoryEventStore();
   let closed = false;
 
   const transaction = <T>(fn: (session: StorageSession) => Promise<T>): Promise<T> =>
@@ -241,7 +251,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
       if (closed) throw new Error('memoryStorage: closed');
       const staged = new Tables();
       const result = await fn(new MemorySession(base, staged));
-      commit(base, staged);
+      commit(base, staged, events);
       return result;
     });
 
@@ -267,6 +277,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     appendAudit: (record) => transaction((session) => session.appendAudit(record)),
     putVersionState: (model, state) => transaction((session) => session.putVersionState(model, state)),
     putIdempotency: (record) => transaction((session) => session.putIdempotency(record)),
+    appendEvent: (event) => transaction((session) => session.appendEvent(event)),
+    events,
     sweepIdempotency: (now, limit) =>
       mutex.run(async () => {
         // Map order is insertion order, so records written long ago come first. The scan is

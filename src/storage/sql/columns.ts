@@ -135,3 +135,34 @@ export const RATE_LIMIT_COLUMNS: readonly ColumnSpec[] = [
 
 /** Bookkeeping of applied migration steps: name → checksum of what was applied. */
 export const MIGRATIONS_TABLE = 'cellgate_migrations';
+
+/** The event outbox: one row per committed governed mutation of a tier-1/2 entity, `seq` first. */
+export const EVENTS_TABLE = 'cellgate_events';
+/** Outbox columns after `seq`; `payload` is the whole event, the others are what queries filter on. */
+export const EVENT_COLUMNS: readonly ColumnSpec[] = [
+  col('id', 'text', true),
+  col('tenant_id', 'text', true),
+  col('workspace_id', 'text'),
+  col('resource_type', 'text', true),
+  col('payload', 'json', true),
+  // False until the webhook dispatcher has created the event's deliveries.
+  col('fanned_out', 'boolean', true),
+];
+
+/** Webhook delivery state, one row per (subscription, event); the key is (subscription_id, event_id). */
+export const DELIVERY_TABLE = 'cellgate_event_deliveries';
+/** Delivery columns. */
+export const DELIVERY_COLUMNS: readonly ColumnSpec[] = [
+  col('subscription_id', 'text', true),
+  col('event_id', 'text', true),
+  col('event_seq', 'bigint', true),
+  col('tenant_id', 'text', true),
+  col('state', 'text', true),
+  col('attempts', 'int', true),
+  col('next_attempt_at', 'timestamp'),
+  col('lease_owner', 'text'),
+  col('lease_until', 'timestamp'),
+  col('last_status', 'int'),
+  col('last_error', 'text'),
+  col('updated_at', 'timestamp', true),
+];

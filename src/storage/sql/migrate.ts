@@ -15,7 +15,11 @@ import type { EntityStorageModel } from '../types.ts';
 import {
   AUDIT_COLUMNS,
   AUDIT_TABLE,
+  DELIVERY_COLUMNS,
+  DELIVERY_TABLE,
   entityColumns,
+  EVENT_COLUMNS,
+  EVENTS_TABLE,
   IDEMPOTENCY_COLUMNS,
   IDEMPOTENCY_TABLE,
   MIGRATIONS_TABLE,
@@ -201,6 +205,33 @@ function rateLimitStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * The event outbox and the webhook delivery state. The partial index keeps finding events not yet
+ * fanned out cheap however long the outbox grows.
+ */
+function eventsStep(dialect: SqlDialect): MigrationStep {
+  const no = sql.raw(dialect.name === 'postgres' ? 'false' : '0');
+  return {
+    name: 'cellgate:events',
+    checksum: `events@1:${dialect.name}`,
+    async apply(tx) {
+      const statements = [
+        createTable(dialect, EVENTS_TABLE, [sql`${sql.id('seq')} ${sql.raw(dialect.seqColumn)}`, ...EVENT_COLUMNS.map((spec) => columnDdl(dialect, spec))]),
+        createIndex(EVENTS_TABLE, 'id_key', ['id'], { unique: true }),
+        createIndex(EVENTS_TABLE, 'tenant_seq_idx', ['tenant_id', 'seq']),
+        createIndex(EVENTS_TABLE, 'workspace_seq_idx', ['tenant_id', 'workspace_id', 'seq']),
+        sql`CREATE INDEX IF NOT EXISTS ${sql.id(indexName(EVENTS_TABLE, 'fanout_idx'))} ON ${sql.table(EVENTS_TABLE)} (${sql.ref('seq')}) WHERE ${sql.ref('fanned_out')} = ${no}`,
+        createTable(dialect, DELIVERY_TABLE, DELIVERY_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
+          sql`PRIMARY KEY (${sql.join(['subscription_id', 'event_id'].map((c) => sql.ref(c)))})`,
+        ]),
+        createIndex(DELIVERY_TABLE, 'due_idx', ['state', 'next_attempt_at']),
+        createIndex(DELIVERY_TABLE, 'event_idx', ['event_id']),
+      ];
+      for (const statement of statements) await statement.execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -272,7 +303,7 @@ async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
 export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
   models.forEach(assertModel);
   const run = (globalThis as Slot)[RUN];
-  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), ...models.map((model) => entityStep(dialect, model))];
+  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), eventsStep(dialect), ...models.map((model) => entityStep(dialect, model))];
   await dialect.withMigrationLock(db, async (tx) => {
     const bookkeeping = createTable(dialect, MIGRATIONS_TABLE, [
       sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,

@@ -19,6 +19,7 @@ import type {
 } from '../types.ts';
 import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_COLUMNS, VERSION_TABLE } from './columns.ts';
 import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
+import { appendEvent } from './events.ts';
 import { countRows, listCondition, listOrder, scopeCondition } from './list-query.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
@@ -172,6 +173,8 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
           WHERE ${table}.${sql.id('expires_at')} IS NOT NULL AND ${table}.${sql.id('expires_at')} <= excluded.${sql.id('created_at')}`.execute(db);
         return affected(result) === 1;
       }),
+
+    appendEvent: (event) => appendEvent(dialect, db, event),
   };
 }
 

@@ -11,6 +11,7 @@ import { createGate } from './gate.ts';
 import { migrate } from './migrate.ts';
 import { createSqlRateLimitStore } from './rate-limit-store.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
+import { appendEvent, createSqlEventStore } from './events.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -79,6 +80,9 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
       }
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
+    events: createSqlEventStore(dialect, db),
+    // Outside a transaction the order lock must still cover the insert: give it one of its own.
+    appendEvent: (event) => mapErrors(dialect, () => dialect.transaction(db, (tx) => appendEvent(dialect, tx, event))),
     close: () => db.destroy(),
   };
 }

@@ -1,0 +1,15 @@
+/**
+ * Domain events: emission through the outbox, the change feed route and webhook delivery
+ * (docs/events.md).
+ */
+export { eventFromAudit, type EventSubscriber } from './emit.ts';
+export { eventFeedRoutes, readFeed } from './feed-route.ts';
+export { generateWebhookSecret, signWebhook } from './signing.ts';
+export {
+  createWebhookDispatcher,
+  type DispatcherMetrics,
+  type DispatchStep,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+  type WebhookSubscription,
+} from './webhooks.ts';

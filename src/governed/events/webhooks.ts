@@ -1,0 +1,279 @@
+/**
+ * `createWebhookDispatcher`: delivers committed events from the outbox to webhook subscriptions
+ * configured in code, at least once, signed by the Standard Webhooks specification.
+ *
+ * Each step: fan out (new committed events get one pending delivery per matching subscription,
+ * stored), then claim a bounded batch of due deliveries under a lease, POST each with a timeout,
+ * and store the outcome. All state lives in storage, so a process that dies loses nothing: its
+ * leases expire and another dispatcher (or the restarted one) takes the deliveries over. On
+ * PostgreSQL, claims use `FOR UPDATE SKIP LOCKED`, so several processes never hold the same
+ * delivery at once.
+ */
+import { ConfigurationError } from '../../errors.ts';
+import { WEBHOOK_ERROR_TEXT_LENGTH, WEBHOOK_MAX_BATCH } from '../../limits.ts';
+import type { ClaimedDelivery, DeliveryCounts, DomainEventType, EventDelivery, StorageDriver, StoredEvent } from '../../storage/types.ts';
+import type { MetricsRegistry } from '../metrics.ts';
+import { importSigningKey, secretBytes, signWebhook } from './signing.ts';
+
+/** One webhook subscription. Every process dispatching for a storage must configure the same list. */
+export interface WebhookSubscription {
+  /** Stable id (delivery state is stored under it): `[A-Za-z0-9_.-]{1,64}`. */
+  id: string;
+  /** Where deliveries are POSTed (http or https). */
+  url: string;
+  /** Standard Webhooks secret, `whsec_<base64>` (see `generateWebhookSecret()`). */
+  secret: string;
+  /** Only these event types. @default every type */
+  types?: readonly DomainEventType[];
+  /** Only these resource types (`crm.Invoice@v1`). @default every resource */
+  resourceTypes?: readonly string[];
+  /** Only these tenants. @default every tenant */
+  tenants?: readonly string[];
+  /** Any further filter; an event is delivered when this returns true. */
+  filter?: (event: StoredEvent) => boolean;
+}
+
+/** Options of {@link createWebhookDispatcher}. */
+export interface WebhookDispatcherOptions {
+  /** The storage the governed resources write to (migrated). */
+  storage: StorageDriver;
+  subscriptions: readonly WebhookSubscription[];
+  /** Attempts before a delivery is dead-lettered (state `dead`, never tried again). @default 8 */
+  maxAttempts?: number;
+  /** Delay after the n-th failed attempt: `min(maxMs, initialMs × 2^(n-1))`. @default { initialMs: 1000, maxMs: 3_600_000 } */
+  backoff?: { initialMs?: number; maxMs?: number };
+  /** Time limit of one delivery request (AbortSignal.timeout). @default 10000 */
+  timeoutMs?: number;
+  /** How long a claim is exclusive; must exceed `timeoutMs`. @default timeoutMs + 30000 */
+  leaseMs?: number;
+  /** Events fanned out and deliveries claimed per step (at most 500). @default 50 */
+  batchSize?: number;
+  /** Pause of the `start()` loop when a step found nothing to do. @default 1000 */
+  pollIntervalMs?: number;
+  /** Receives storage failures of the background loop (it keeps running) and errors thrown by a subscription's `filter`. @default console.error */
+  onError?: (error: unknown) => void;
+  /**
+   * Registry receiving `webhook_delivery_attempt_total{subscription, outcome}` (outcome
+   * `delivered`, `retry` or `dead`), e.g. the one the host renders at `/metrics`. @default none
+   */
+  metrics?: MetricsRegistry;
+}
+
+/** What one {@link WebhookDispatcher.runOnce} step did. */
+export interface DispatchStep {
+  /** Committed events given their deliveries. */
+  fannedOut: number;
+  /** Delivery attempts made. */
+  attempted: number;
+  delivered: number;
+  /** Failed attempts that will be retried. */
+  retrying: number;
+  /** Failed attempts that used the last one. */
+  dead: number;
+}
+
+/** In-process counters since the dispatcher was created. */
+export interface DispatcherMetrics {
+  attempts: number;
+  delivered: number;
+  failures: number;
+  deadLettered: number;
+}
+
+/** The dispatcher the host starts and stops. */
+export interface WebhookDispatcher {
+  /** Runs steps in the background until {@link stop}. Idempotent. */
+  start(): void;
+  /** Stops the loop and waits for the attempts in flight (each bounded by `timeoutMs`). */
+  stop(): Promise<void>;
+  /** One step now (fan out, claim, deliver, record); what `start()` repeats. */
+  runOnce(): Promise<DispatchStep>;
+  /** Stored deliveries by state (of every process), of one subscription or all. */
+  counts(subscriptionId?: string): Promise<DeliveryCounts>;
+  /** Stored state of every delivery of one event. */
+  deliveries(eventId: string): Promise<EventDelivery[]>;
+  /** This process's counters. */
+  metrics(): DispatcherMetrics;
+}
+
+interface Prepared extends WebhookSubscription {
+  key: Promise<CryptoKey>;
+}
+
+function positiveInt(value: number | undefined, fallback: number, path: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new ConfigurationError(path, `must be an integer from 1 to ${max}.`);
+  return value;
+}
+
+function prepare(subscriptions: readonly WebhookSubscription[]): Prepared[] {
+  if (!Array.isArray(subscriptions)) throw new ConfigurationError('subscriptions', 'must be an array.');
+  const seen = new Set<string>();
+  return subscriptions.map((subscription, index) => {
+    const path = `subscriptions.${index}`;
+    if (typeof subscription.id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(subscription.id)) throw new ConfigurationError(`${path}.id`, 'must match [A-Za-z0-9_.-]{1,64}.');
+    if (seen.has(subscription.id)) throw new ConfigurationError(`${path}.id`, `"${subscription.id}" is used twice.`);
+    seen.add(subscription.id);
+    let url: URL | undefined;
+    try {
+      url = new URL(subscription.url);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigurationError(`${path}.url`, 'must be an http or https URL.');
+    return { ...subscription, key: importSigningKey(secretBytes(subscription.secret, `${path}.secret`)) };
+  });
+}
+
+function matches(subscription: WebhookSubscription, event: StoredEvent): boolean {
+  if (subscription.types !== undefined && !subscription.types.includes(event.type)) return false;
+  if (subscription.resourceTypes !== undefined && !subscription.resourceTypes.includes(event.resourceType)) return false;
+  if (subscription.tenants !== undefined && !subscription.tenants.includes(event.tenantId)) return false;
+  return subscription.filter === undefined || subscription.filter(event);
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, WEBHOOK_ERROR_TEXT_LENGTH);
+
+/**
+ * Creates a webhook dispatcher over `storage`. Nothing runs until `start()` (or `runOnce()`).
+ *
+ * @example
+ * const dispatcher = createWebhookDispatcher({
+ *   storage,
+ *   subscriptions: [{ id: 'billing', url: 'https://billing.example.com/hooks', secret: process.env.BILLING_WEBHOOK_SECRET!, types: ['entity.created'] }],
+ * });
+ * dispatcher.start();
+ * process.on('SIGTERM', () => void dispatcher.stop());
+ */
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
+  const { storage } = options;
+  if (storage === undefined || typeof storage.events?.claimDeliveries !== 'function') throw new ConfigurationError('storage', 'is required: a StorageDriver with an event store.');
+  const subscriptions = prepare(options.subscriptions);
+  const byId = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
+  const maxAttempts = positiveInt(options.maxAttempts, 8, 'maxAttempts', 100);
+  const initialMs = positiveInt(options.backoff?.initialMs, 1000, 'backoff.initialMs');
+  const maxMs = positiveInt(options.backoff?.maxMs, 3_600_000, 'backoff.maxMs');
+  const timeoutMs = positiveInt(options.timeoutMs, 10_000, 'timeoutMs');
+  const leaseMs = positiveInt(options.leaseMs, timeoutMs + 30_000, 'leaseMs');
+  if (leaseMs <= timeoutMs) throw new ConfigurationError('leaseMs', 'must be longer than timeoutMs, so a claim outlives its attempt.');
+  const batchSize = positiveInt(options.batchSize, 50, 'batchSize', WEBHOOK_MAX_BATCH);
+  const pollIntervalMs = positiveInt(options.pollIntervalMs, 1000, 'pollIntervalMs');
+  const onError = options.onError ?? ((error: unknown) => console.error('cellgate: webhook dispatcher step failed', error));
+  const owner = crypto.randomUUID();
+  const counters: DispatcherMetrics = { attempts: 0, delivered: 0, failures: 0, deadLettered: 0 };
+
+  const attemptCounter = options.metrics?.counter('webhook_delivery_attempt_total', 'Webhook delivery attempts by subscription and outcome (delivered, retry, dead).');
+
+  // A filter that throws must not block the outbox: that subscription skips the event, the error is reported.
+  const accepts = (subscription: WebhookSubscription, event: StoredEvent): boolean => {
+    try {
+      return matches(subscription, event);
+    } catch (error) {
+      onError(error);
+      return false;
+    }
+  };
+  const route = (event: StoredEvent): string[] => subscriptions.filter((subscription) => accepts(subscription, event)).map((subscription) => subscription.id);
+
+  /** One POST; resolves the status, or throws on no answer (network error, timeout). */
+  async function post(subscription: Prepared, event: StoredEvent): Promise<number> {
+    const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: event });
+    const headers = await signWebhook(await subscription.key, event.id, Math.floor(Date.now() / 1000), body);
+    const response = await fetch(subscription.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // The answer's body is not needed; dropping it frees the connection without reading it.
+    await response.body?.cancel().catch(() => undefined);
+    return response.status;
+  }
+
+  async function attempt(claimed: ClaimedDelivery, step: DispatchStep): Promise<void> {
+    const { delivery, event } = claimed;
+    const subscription = byId.get(delivery.subscriptionId);
+    const attempts = delivery.attempts + 1;
+    let status: number | null = null;
+    let error: string | null = null;
+    if (subscription === undefined) error = 'subscription no longer configured';
+    else {
+      try {
+        status = await post(subscription, event);
+        if (status < 200 || status > 299) error = `HTTP ${status}`;
+      } catch (failure) {
+        error = errorText(failure);
+      }
+    }
+    counters.attempts += 1;
+    step.attempted += 1;
+    const at = new Date().toISOString();
+    let state: EventDelivery['state'] = 'delivered';
+    let nextAttemptAt: string | null = null;
+    if (error === null) {
+      counters.delivered += 1;
+      step.delivered += 1;
+    } else if (attempts >= maxAttempts) {
+      state = 'dead';
+      counters.failures += 1;
+      counters.deadLettered += 1;
+      step.dead += 1;
+    } else {
+      state = 'pending';
+      nextAttemptAt = new Date(Date.now() + Math.min(maxMs, initialMs * 2 ** (attempts - 1))).toISOString();
+      counters.failures += 1;
+      step.retrying += 1;
+    }
+    attemptCounter?.inc({ subscription: delivery.subscriptionId, outcome: state === 'pending' ? 'retry' : state });
+    await storage.events.settleDelivery(owner, { subscriptionId: delivery.subscriptionId, eventId: delivery.eventId, state, attempts, nextAttemptAt, lastStatus: status, lastError: error, at });
+  }
+
+  async function runOnce(): Promise<DispatchStep> {
+    const step: DispatchStep = { fannedOut: 0, attempted: 0, delivered: 0, retrying: 0, dead: 0 };
+    const now = new Date();
+    step.fannedOut = await storage.events.fanOut(batchSize, route, now.toISOString());
+    const claimed = await storage.events.claimDeliveries({ now: now.toISOString(), limit: batchSize, owner, leaseUntil: new Date(now.getTime() + leaseMs).toISOString() });
+    await Promise.all(claimed.map((delivery) => attempt(delivery, step)));
+    return step;
+  }
+
+  let loop: Promise<void> | undefined;
+  let stopping: AbortController | undefined;
+
+  async function run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let busy = false;
+      try {
+        const step = await runOnce();
+        busy = step.fannedOut > 0 || step.attempted > 0;
+      } catch (error) {
+        onError(error);
+      }
+      if (!busy && !signal.aborted) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollIntervalMs);
+          signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (loop !== undefined) return;
+      stopping = new AbortController();
+      loop = run(stopping.signal);
+    },
+    async stop() {
+      stopping?.abort();
+      await loop;
+      loop = undefined;
+      stopping = undefined;
+    },
+    runOnce,
+    counts: (subscriptionId) => storage.events.deliveryCounts(subscriptionId),
+    deliveries: (eventId) => storage.events.listDeliveries(eventId),
+    metrics: () => ({ ...counters }),
+  };
+}

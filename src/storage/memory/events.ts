@@ -1,0 +1,97 @@
+/**
+ * The memory driver's outbox: committed events in commit order (a transaction's staged events get
+ * their `seq` when it commits, under the driver's transaction mutex, so `seq` order is commit
+ * order) and the webhook delivery state. Every method is synchronous inside, so a claim is atomic
+ * against any other caller of this process.
+ */
+import { decodeEventCursor, encodeEventCursor } from '../event-cursor.ts';
+import type { ClaimedDelivery, DeliveryCounts, DeliveryOutcome, DomainEvent, EventDelivery, EventQuery, EventStore, StoredEvent } from '../types.ts';
+
+interface Lease {
+  owner: string;
+  until: string;
+}
+
+const deliveryKey = (subscriptionId: string, eventId: string): string => `${subscriptionId}\u0000${eventId}`;
+
+/** Committed events and deliveries of one memory driver. */
+export class MemoryEventStore implements EventStore {
+  private readonly events: StoredEvent[] = [];
+  private readonly seqById = new Map<string, number>();
+  /** Position in `events` of the first event not fanned out yet (fan-out goes in order). */
+  private fanned = 0;
+  private readonly deliveries = new Map<string, EventDelivery>();
+  private readonly leases = new Map<string, Lease>();
+
+  /** Makes a committed transaction's events visible, in order. */
+  commit(staged: readonly DomainEvent[]): void {
+    for (const event of staged) {
+      const seq = this.events.length + 1;
+      this.events.push({ ...structuredClone(event), cursor: encodeEventCursor(seq) });
+      this.seqById.set(event.id, seq);
+    }
+  }
+
+  async listEvents(query: EventQuery): Promise<StoredEvent[]> {
+    const start = query.after === undefined ? 0 : Number(decodeEventCursor(query.after));
+    const out: StoredEvent[] = [];
+    for (let index = start; index < this.events.length && out.length < query.limit; index += 1) {
+      const event = this.events[index]!;
+      if (event.tenantId !== query.tenantId) continue;
+      if (query.workspaceId !== undefined && event.workspaceId !== query.workspaceId) continue;
+      if (query.workspaceIds !== undefined && (event.workspaceId === null || !query.workspaceIds.includes(event.workspaceId))) continue;
+      if (query.resourceType !== undefined && event.resourceType !== query.resourceType) continue;
+      out.push(structuredClone(event));
+    }
+    return out;
+  }
+
+  async fanOut(limit: number, route: (event: StoredEvent) => readonly string[], now: string): Promise<number> {
+    const end = Math.min(this.events.length, this.fanned + limit);
+    const taken = end - this.fanned;
+    for (; this.fanned < end; this.fanned += 1) {
+      const event = this.events[this.fanned]!;
+      for (const subscriptionId of route(event)) {
+        const key = deliveryKey(subscriptionId, event.id);
+        if (this.deliveries.has(key)) continue;
+        this.deliveries.set(key, { subscriptionId, eventId: event.id, tenantId: event.tenantId, state: 'pending', attempts: 0, nextAttemptAt: now, lastStatus: null, lastError: null, updatedAt: now });
+      }
+    }
+    return taken;
+  }
+
+  async claimDeliveries(options: { now: string; limit: number; owner: string; leaseUntil: string }): Promise<ClaimedDelivery[]> {
+    const due = [...this.deliveries.entries()]
+      .filter(([key, delivery]) => delivery.state === 'pending' && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= options.now && !this.leased(key, options.now))
+      .sort(([, a], [, b]) => (a.nextAttemptAt! < b.nextAttemptAt! ? -1 : a.nextAttemptAt! > b.nextAttemptAt! ? 1 : this.seqById.get(a.eventId)! - this.seqById.get(b.eventId)!))
+      .slice(0, options.limit);
+    return due.map(([key, delivery]) => {
+      this.leases.set(key, { owner: options.owner, until: options.leaseUntil });
+      return { delivery: { ...delivery }, event: structuredClone(this.events[this.seqById.get(delivery.eventId)! - 1]!) };
+    });
+  }
+
+  private leased(key: string, now: string): boolean {
+    const lease = this.leases.get(key);
+    return lease !== undefined && lease.until > now;
+  }
+
+  async settleDelivery(owner: string, outcome: DeliveryOutcome): Promise<boolean> {
+    const key = deliveryKey(outcome.subscriptionId, outcome.eventId);
+    const delivery = this.deliveries.get(key);
+    if (delivery === undefined || this.leases.get(key)?.owner !== owner || delivery.state !== 'pending') return false;
+    this.leases.delete(key);
+    this.deliveries.set(key, { ...delivery, state: outcome.state, attempts: outcome.attempts, nextAttemptAt: outcome.nextAttemptAt, lastStatus: outcome.lastStatus, lastError: outcome.lastError, updatedAt: outcome.at });
+    return true;
+  }
+
+  async deliveryCounts(subscriptionId?: string): Promise<DeliveryCounts> {
+    const counts: DeliveryCounts = { pending: 0, delivered: 0, dead: 0 };
+    for (const delivery of this.deliveries.values()) if (subscriptionId === undefined || delivery.subscriptionId === subscriptionId) counts[delivery.state] += 1;
+    return counts;
+  }
+
+  async listDeliveries(eventId: string): Promise<EventDelivery[]> {
+    return [...this.deliveries.values()].filter((delivery) => delivery.eventId === eventId).map((delivery) => ({ ...delivery }));
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * Webhook delivery on the memory and SQLite drivers against a real receiver on 127.0.0.1 that
+ * verifies each delivery with the `standardwebhooks` library: signatures, filters, retries with
+ * backoff against a receiver failing N times, dead-letter after the last attempt, timeouts, and
+ * the in-process onEvent subscriber.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigurationError, createGovernedService, createMetricsRegistry, createWebhookDispatcher, generateWebhookSecret, memoryStorage, type Actor, type GovernedContext, type StorageDriver } from 'cellgate';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
+import { ORDER_DOCUMENT, startReceiver } from './support.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'cellgate-events-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const CARD = 'tok_CARD_secret_value';
+
+function context(): GovernedContext {
+  const workspaceId = crypto.randomUUID();
+  const actor: Actor = { id: crypto.randomUUID(), type: 'user', tenantId: crypto.randomUUID(), roles: [], workspaces: { [workspaceId]: ['admin'] }, permissions: ['audit:read'] };
+  return { actor, scope: { workspaceId }, meta: { requestId: 'req-1', traceId: null, ip: null, userAgent: null } };
+}
+
+const drivers: Array<[string, () => StorageDriver]> = [
+  ['memory', () => memoryStorage()],
+  ['sqlite', () => sqliteStorage({ filename: join(folder, `${crypto.randomUUID()}.db`) })],
+];
+
+describe.each(drivers)('webhooks on %s', (_name, create) => {
+  async function setup() {
+    const storage = create();
+    const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
+    await storage.migrate([service.model]);
+    return { storage, service };
+  }
+
+  it('signs each delivery so standardwebhooks verifies it, with the redacted event as data, filtered per subscription', async () => {
+    const { storage, service } = await setup();
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret);
+    const dispatcher = createWebhookDispatcher({
+      storage,
+      subscriptions: [
+        { id: 'all', url: `${receiver.url}/all`, secret },
+        { id: 'created', url: `${receiver.url}/created`, secret, types: ['entity.created'] },
+        { id: 'elsewhere', url: `${receiver.url}/elsewhere`, secret, resourceTypes: ['x.Other@v1'] },
+      ],
+    });
+    try {
+      const ctx = context();
+      const created = await service.create(ctx, { title: 'o', amount: 1, cardToken: CARD });
+      await service.update(ctx, created.data.id, { expectedVersion: 1, amount: 2 });
+      const step = await dispatcher.runOnce();
+      expect(step).toMatchObject({ fannedOut: 2, attempted: 3, delivered: 3, retrying: 0, dead: 0 });
+      expect(receiver.received.every((request) => request.verified)).toBe(true);
+      expect(receiver.received.map((request) => [request.path, request.body?.type]).sort()).toEqual([
+        ['/all', 'entity.created'],
+        ['/all', 'entity.updated'],
+        ['/created', 'entity.created'],
+      ]);
+      const events = await storage.events.listEvents({ tenantId: ctx.actor.tenantId, limit: 10 });
+      const first = receiver.received.find((request) => request.path === '/all' && request.body?.type === 'entity.created')!;
+      expect(first.id).toBe(events[0]!.id);
+      expect(first.body!.data).toEqual(events[0]);
+      expect(JSON.stringify(receiver.received)).not.toContain(CARD);
+      expect(await dispatcher.counts()).toEqual({ pending: 0, delivered: 3, dead: 0 });
+      expect((await dispatcher.deliveries(events[0]!.id)).map((delivery) => [delivery.subscriptionId, delivery.state, delivery.attempts, delivery.lastStatus])).toEqual([
+        ['all', 'delivered', 1, 204],
+        ['created', 'delivered', 1, 204],
+      ]);
+      expect((await dispatcher.runOnce()).attempted).toBe(0);
+      // A receiver with another secret rejects the signature.
+      const wrong = await startReceiver(generateWebhookSecret());
+      const other = createWebhookDispatcher({ storage, subscriptions: [{ id: 'wrong', url: wrong.url, secret }] });
+      await service.create(ctx, { title: 'p', amount: 1 });
+      await other.runOnce();
+      expect(wrong.received.map((request) => request.verified)).toEqual([false]);
+      await wrong.close();
+    } finally {
+      await receiver.close();
+      await storage.close();
+    }
+  });
+
+  it('retries with exponential backoff against a receiver that fails 3 times, then delivers', async () => {
+    const { storage, service } = await setup();
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret, (_id, attempt) => (attempt <= 3 ? 500 : 204));
+    const metrics = createMetricsRegistry();
+    const dispatcher = createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'flaky', url: receiver.url, secret }], backoff: { initialMs: 40 }, pollIntervalMs: 5 });
+    try {
+      const ctx = context();
+      await service.create(ctx, { title: 'o', amount: 1 });
+      dispatcher.start();
+      await expect.poll(() => dispatcher.counts(), { timeout: 10_000 }).toEqual({ pending: 0, delivered: 1, dead: 0 });
+      await dispatcher.stop();
+      expect(receiver.received.map((request) => [request.attempt, request.verified])).toEqual([
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, true],
+      ]);
+      const [delivery] = await dispatcher.deliveries(receiver.received[0]!.id);
+      expect(delivery).toMatchObject({ state: 'delivered', attempts: 4, lastStatus: 204, lastError: null });
+      expect(dispatcher.metrics()).toEqual({ attempts: 4, delivered: 1, failures: 3, deadLettered: 0 });
+      expect(metrics.render()).toMatch(/webhook_delivery_attempt_total\{[^}]*outcome="retry"[^}]*\} 3/);
+      expect(metrics.render()).toMatch(/webhook_delivery_attempt_total\{[^}]*outcome="delivered"[^}]*\} 1/);
+    } finally {
+      await dispatcher.stop();
+      await receiver.close();
+      await storage.close();
+    }
+  });
+
+  it('backs off between attempts: the next attempt is not due before the delay', async () => {
+    const { storage, service } = await setup();
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret, () => 503);
+    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'down', url: receiver.url, secret }], backoff: { initialMs: 60_000 } });
+    try {
+      await service.create(context(), { title: 'o', amount: 1 });
+      const before = Date.now();
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, retrying: 1 });
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 0 });
+      const [delivery] = await dispatcher.deliveries(receiver.received[0]!.id);
+      expect(delivery).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 503, lastError: 'HTTP 503' });
+      expect(Date.parse(delivery!.nextAttemptAt!) - before).toBeGreaterThanOrEqual(59_000);
+    } finally {
+      await receiver.close();
+      await storage.close();
+    }
+  });
+
+  it('dead-letters after maxAttempts and never tries again', async () => {
+    const { storage, service } = await setup();
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret, () => 500);
+    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'dead', url: receiver.url, secret }], maxAttempts: 3, backoff: { initialMs: 10, maxMs: 20 }, pollIntervalMs: 5 });
+    try {
+      await service.create(context(), { title: 'o', amount: 1 });
+      dispatcher.start();
+      await expect.poll(() => dispatcher.counts('dead'), { timeout: 10_000 }).toEqual({ pending: 0, delivered: 0, dead: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await dispatcher.stop();
+      expect(receiver.received.map((request) => request.attempt)).toEqual([1, 2, 3]);
+      const [delivery] = await dispatcher.deliveries(receiver.received[0]!.id);
+      expect(delivery).toMatchObject({ state: 'dead', attempts: 3, lastStatus: 500, nextAttemptAt: null });
+    } finally {
+      await dispatcher.stop();
+      await receiver.close();
+      await storage.close();
+    }
+  });
+
+  it('gives up an attempt after timeoutMs and retries it later', async () => {
+    const { storage, service } = await setup();
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret, () => 'hang');
+    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'slow', url: receiver.url, secret }], timeoutMs: 200, leaseMs: 1000 });
+    try {
+      await service.create(context(), { title: 'o', amount: 1 });
+      const started = Date.now();
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, retrying: 1 });
+      expect(Date.now() - started).toBeLessThan(5000);
+      const [delivery] = await dispatcher.deliveries(receiver.received[0]!.id);
+      expect(delivery).toMatchObject({ state: 'pending', attempts: 1, lastStatus: null });
+      expect(delivery!.lastError).toMatch(/Timeout|abort/i);
+    } finally {
+      await receiver.close();
+      await storage.close();
+    }
+  });
+});
+
+describe('subscription filters', () => {
+  it('a filter that throws skips that subscription for the event, reports it, and blocks nothing', async () => {
+    const storage = memoryStorage();
+    const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
+    await storage.migrate([service.model]);
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret);
+    const errors: unknown[] = [];
+    const dispatcher = createWebhookDispatcher({
+      storage,
+      onError: (error) => errors.push(error),
+      subscriptions: [
+        { id: 'broken', url: `${receiver.url}/broken`, secret, filter: () => { throw new Error('filter bug'); } },
+        { id: 'fine', url: `${receiver.url}/fine`, secret },
+      ],
+    });
+    try {
+      await service.create(context(), { title: 'o', amount: 1 });
+      expect(await dispatcher.runOnce()).toMatchObject({ fannedOut: 1, delivered: 1 });
+      expect(receiver.received.map((request) => request.path)).toEqual(['/fine']);
+      expect(errors.map((error) => (error as Error).message)).toEqual(['filter bug']);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('dispatcher options', () => {
+  it('refuses a bad secret, URL, duplicate id or a lease shorter than the timeout', () => {
+    const storage = memoryStorage();
+    const secret = generateWebhookSecret();
+    const make = (options: Partial<Parameters<typeof createWebhookDispatcher>[0]>) => () => createWebhookDispatcher({ storage, subscriptions: [], ...options });
+    expect(make({ subscriptions: [{ id: 'a', url: 'http://127.0.0.1/', secret: 'plain' }] })).toThrow(ConfigurationError);
+    expect(make({ subscriptions: [{ id: 'a', url: 'ftp://example.com/', secret }] })).toThrow(/url/);
+    expect(make({ subscriptions: [{ id: 'a', url: 'http://127.0.0.1/', secret }, { id: 'a', url: 'http://127.0.0.1/', secret }] })).toThrow(/twice/);
+    expect(make({ timeoutMs: 5000, leaseMs: 5000 })).toThrow(/leaseMs/);
+    expect(make({ batchSize: 10_000 })).toThrow(/batchSize/);
+  });
+});
+
+describe('onEvent', () => {
+  it('is called after commit; a throwing or rejecting subscriber is logged and never fails the write', async () => {
+    const storage = memoryStorage();
+    const logged: string[] = [];
+    let calls = 0;
+    const service = createGovernedService({
+      entity: ORDER_DOCUMENT,
+      storage,
+      logger: (entry) => logged.push(entry.event),
+      onEvent: (event) => {
+        calls += 1;
+        if (event.type === 'entity.created') throw new Error('subscriber broke');
+        return Promise.reject(new Error('async subscriber broke'));
+      },
+    });
+    await storage.migrate([service.model]);
+    const ctx = context();
+    const created = await service.create(ctx, { title: 'o', amount: 1 });
+    await service.update(ctx, created.data.id, { expectedVersion: 1, amount: 2 });
+    await expect.poll(() => logged.filter((event) => event === 'event.subscriber_failed').length).toBe(2);
+    expect(calls).toBe(2);
+    expect((await service.get(ctx, created.data.id)).data.version).toBe(2);
+    // A refused write calls nothing.
+    await service.update(ctx, created.data.id, { expectedVersion: 1, amount: 3 }).catch(() => undefined);
+    expect(calls).toBe(2);
+  });
+});
