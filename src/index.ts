@@ -81,6 +81,8 @@ export {
   type PrimitiveRegistry,
   type PrimitiveRegistryOptions,
   type PrimitiveListFilter,
+  type ProjectFolder,
+  type ScaffoldWrite,
   type PrimitiveCategory,
   type PrimitiveSource,
   type PropDefinition,

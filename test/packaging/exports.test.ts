@@ -3,12 +3,13 @@
  * Node (no vitest aliases), with declarations for every entry, and a runtime-neutral root entry.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { binEntries, packageEntries } from '../../entries.config.ts';
+import { ensureBuilt } from './build.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
@@ -17,27 +18,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   bin: Record<string, string>;
 };
 
-/** Newest modification time under the source folders, to rebuild only when dist is stale. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && entry.name !== '.next') walk(path);
-      } else if (/\.(ts|yaml|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  for (const dir of ['src', 'adapters', 'examples']) walk(join(root, dir));
-  return Math.max(newest, statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'tsup.config.ts')).mtimeMs);
-}
-
-beforeAll(async () => {
-  const built = join(root, 'dist/index.js');
-  if (!existsSync(built) || statSync(built).mtimeMs < newestSource()) {
-    await run('npx', ['tsup', '--silent'], { cwd: root, timeout: 240_000 });
-  }
-}, 300_000);
+beforeAll(ensureBuilt, 300_000);
 
 /** Static import specifiers of an ESM file (dynamic `import()` is deliberately not followed). */
 function staticImports(code: string): string[] {
