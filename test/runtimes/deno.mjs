@@ -1,4 +1,4 @@
-// Deno smoke: `deno run --allow-read --allow-env test/runtimes/deno.mjs` from the repository root
+// Deno smoke: `deno run --allow-read test/runtimes/deno.mjs` from the repository root
 // (Deno resolves the dependencies from its node_modules), after the build.
 import * as cellgate from '../../dist/index.js';
 import { runChecks } from './checks.mjs';

@@ -49,7 +49,7 @@ describe('runtime smokes of the root entry', () => {
   }, 60_000);
 
   it('Deno', async (context) => {
-    const report = await smoke(bin('deno'), ['run', '--allow-read', '--allow-env', 'test/runtimes/deno.mjs']);
+    const report = await smoke(bin('deno'), ['run', '--allow-read', 'test/runtimes/deno.mjs']);
     if ('unavailable' in report) return context.skip(report.unavailable);
     expectAllPassed(report, /^deno \d/);
   }, 60_000);
