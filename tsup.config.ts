@@ -45,6 +45,8 @@ export default defineConfig({
   clean: true,
   treeshake: true,
   esbuildPlugins: [requireBridge],
+  // Keep `node:` on built-in imports: Deno and Bun need the prefix, and the neutrality test looks for it.
+  removeNodeProtocol: false,
   // Each public entry imports the others by their package name, so one copy of shared state exists
   // at run time; optional peers are resolved from the host application.
   // `vitest` is the host's own test runner when it imports `cellgate/testing`.

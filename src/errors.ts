@@ -8,6 +8,26 @@
  *   with the path of the offending value. It never reaches the wire.
  */
 
+/**
+ * Brands that mark cellgate's errors across copies of the package. An app can load two copies
+ * (two versions in `node_modules`, or one bundled into a dependency); a bare `instanceof` against
+ * one copy's class misses errors thrown by the other, and a wire error would turn into a 500. The
+ * classes answer `instanceof` by the brand instead, so either copy recognises the other's errors.
+ * The brand names the shape (`code`, `status`, `details`, `headers`, `toBody()`); a change of
+ * that shape must change the brand.
+ */
+const CELLGATE_ERROR_BRAND = Symbol.for('cellgate.error.v1');
+const CONFIGURATION_ERROR_BRAND = Symbol.for('cellgate.configuration-error.v1');
+
+/**
+ * `instanceof` by brand for the branded base class itself; subclasses keep the ordinary prototype
+ * check, so `error instanceof MyError` still means that exact subclass.
+ */
+function brandedInstance(base: Function, brand: symbol, self: Function, value: unknown): boolean {
+  if (self !== base) return Function.prototype[Symbol.hasInstance].call(self, value);
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
 /** HTTP status for every wire error code. The only place a code meets a status. */
 export const errorStatus = {
   BAD_REQUEST: 400,
@@ -69,6 +89,15 @@ export class CellgateError extends Error {
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
 
+  /** True for a CellgateError of any copy of the package (see the brand above). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return brandedInstance(CellgateError, CELLGATE_ERROR_BRAND, this, value);
+  }
+
+  static {
+    Object.defineProperty(this.prototype, CELLGATE_ERROR_BRAND, { value: true });
+  }
+
   constructor(code: ErrorCode, message: string, options: CellgateErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CellgateError';
@@ -98,6 +127,15 @@ export function validationError(message: string, fields: FieldIssue[]): Cellgate
  */
 export class ConfigurationError extends Error {
   readonly path: string;
+
+  /** True for a ConfigurationError of any copy of the package (see the brand above). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return brandedInstance(ConfigurationError, CONFIGURATION_ERROR_BRAND, this, value);
+  }
+
+  static {
+    Object.defineProperty(this.prototype, CONFIGURATION_ERROR_BRAND, { value: true });
+  }
 
   constructor(path: string, message: string) {
     super(`${path}: ${message}`);

@@ -92,6 +92,8 @@ export {
   type PrimitiveRegistry,
   type PrimitiveRegistryOptions,
   type PrimitiveListFilter,
+  type ProjectFolder,
+  type ScaffoldWrite,
   type PrimitiveCategory,
   type PrimitiveSource,
   type PropDefinition,

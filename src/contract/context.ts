@@ -5,6 +5,7 @@
  * see the same custom primitives.
  */
 import { createPrimitiveRegistry, type PrimitiveContractInput, type PrimitiveRegistry } from './catalog/index.ts';
+import { isProjectFolder, type ProjectFolder } from './catalog/project-folder.ts';
 import { ConfigurationError } from '../errors.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 
@@ -19,10 +20,18 @@ export interface ContractContextOptions {
   /**
    * Project folder ("local mode"): custom primitives are also loaded from its `primitives.yaml`,
    * and `scaffold_primitive` writes its files inside it (never outside). Without it, scaffolding
-   * returns the files as data and writes nothing.
+   * returns the files as data and writes nothing. The folder is injected so this entry needs no
+   * file system: on Node, Bun and Deno use `nodeProjectFolder(dir)` from `cellgate/node`.
    * @default undefined
+   * @example nodeProjectFolder('./ui')
    */
-  projectDir?: string;
+  projectFolder?: ProjectFolder;
+  /**
+   * Replaced by {@link ContractContextOptions.projectFolder}: a plain path needs a file system,
+   * which the root entry does not import. Passing it is a configuration error that says so.
+   * @deprecated use `projectFolder: nodeProjectFolder(dir)` from `cellgate/node`.
+   */
+  projectDir?: never;
   /**
    * Largest accepted request body in bytes; larger bodies get 413 `PAYLOAD_TOO_LARGE`.
    * @default 1048576 (1 MiB)
@@ -43,7 +52,7 @@ export interface ContractContext {
   /** Request body limit in bytes. */
   readonly bodyLimit: number;
   /** Project folder for local mode, or `undefined`. */
-  readonly projectDir: string | undefined;
+  readonly projectFolder: ProjectFolder | undefined;
   /**
    * Resolves once the project folder's custom primitives are loaded (at once without a project
    * folder); rejects with a ConfigurationError for a bad `primitives.yaml`. Hosts may await it at
@@ -57,12 +66,15 @@ export interface ContractContext {
  * option (`options.bodyLimit`, `options.primitives.0.key`, …).
  */
 export function createContractContext(options: ContractContextOptions = {}, path = 'options'): ContractContext {
-  const { bodyLimit = DEFAULT_BODY_LIMIT, projectDir, primitives = [] } = options;
+  const { bodyLimit = DEFAULT_BODY_LIMIT, projectFolder, primitives = [] } = options;
   if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 1) {
     throw new ConfigurationError(`${path}.bodyLimit`, 'must be a positive integer number of bytes');
   }
-  if (projectDir !== undefined && (typeof projectDir !== 'string' || projectDir.trim() === '')) {
-    throw new ConfigurationError(`${path}.projectDir`, 'must be a non-empty folder path');
+  if ((options as { projectDir?: unknown }).projectDir !== undefined) {
+    throw new ConfigurationError(`${path}.projectDir`, "has moved: pass projectFolder: nodeProjectFolder(dir), imported from 'cellgate/node'");
+  }
+  if (projectFolder !== undefined && !isProjectFolder(projectFolder)) {
+    throw new ConfigurationError(`${path}.projectFolder`, "must be a project folder (open, read, write), e.g. nodeProjectFolder(dir) from 'cellgate/node'");
   }
   if (!Array.isArray(primitives)) {
     throw new ConfigurationError(`${path}.primitives`, 'must be an array of primitive contracts');
@@ -71,7 +83,7 @@ export function createContractContext(options: ContractContextOptions = {}, path
   const registry = createPrimitiveRegistry({
     custom: primitives,
     optionsPath: `${path}.primitives`,
-    ...(projectDir === undefined ? {} : { projectDir }),
+    ...(projectFolder === undefined ? {} : { projectFolder }),
   });
-  return Object.freeze({ registry, bodyLimit, projectDir, ready: registry.ready });
+  return Object.freeze({ registry, bodyLimit, projectFolder, ready: registry.ready });
 }

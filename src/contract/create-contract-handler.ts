@@ -66,7 +66,7 @@ export function createContractHandler(options: ContractHandlerOptions = {}): Con
     try {
       // In local mode the project folder's primitives load asynchronously; a failed load is a
       // configuration error the host sees through onError (the client gets a 500 envelope).
-      if (context.projectDir !== undefined) await context.ready;
+      if (context.projectFolder !== undefined) await context.ready;
       response = await route(request);
     } catch (error) {
       response = errorResponse(error, { onError: resolved.onError, logger: resolved.logger, request });

@@ -232,13 +232,17 @@ export interface StorageSession {
   appendEvent(event: DomainEvent): Promise<void>;
 }
 
-/** What a driver can promise; the core and the conformance suite adapt to it. */
+/**
+ * What a driver can promise. The storage conformance suite runs the cases of each promise only
+ * for a driver that makes it (see docs/testing-drivers.md); the SQL drivers share their rate-limit
+ * counts through the database only when `multiProcess` is true.
+ */
 export interface StorageCapabilities {
-  /** Survives a process restart. */
+  /** Survives a process restart: a new driver on the same store reads what a closed one wrote (suite `durability`). */
   durable: boolean;
-  /** Several processes may share it safely (conditional writes hold across processes). */
+  /** Several processes may share it safely: conditional writes hold across driver instances (suite `shared-store`). */
   multiProcess: boolean;
-  /** The database itself rejects UPDATE and DELETE on audit records. */
+  /** The database itself rejects UPDATE and DELETE on audit records (suite `append-only-audit`). */
   appendOnlyAuditEnforced: boolean;
 }
 

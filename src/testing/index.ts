@@ -4,7 +4,14 @@
  * storage drivers and framework adapters can prove themselves with the cases cellgate's own pass.
  * Both register vitest cases (vitest is required by the caller's test run).
  */
-export { runStorageConformance, type StorageConformanceOptions, type RawAuditRows } from './storage-conformance.ts';
+export {
+  runStorageConformance,
+  storageConformanceSuites,
+  type StorageConformanceOptions,
+  type StorageConformanceSuite,
+  type StorageSuiteName,
+  type RawAuditRows,
+} from './storage-conformance.ts';
 export {
   runAdapterConformance,
   type AdapterConformanceOptions,

@@ -3,7 +3,8 @@
  * directions with the id tie-break, NULL placement, paging, totals, soft-deleted rows, Unicode,
  * large numbers and dates.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect } from 'vitest';
+import { describe, it } from './storage-conformance-select.ts';
 import type { ListQuery, RecordScope, StorageDriver, StoredRecord } from '../storage/types.ts';
 import { freshScope, invoiceFields, invoiceModel, newRecord, nextVersion, seed } from './storage-conformance-fixtures.ts';
 

@@ -3,7 +3,8 @@
  * and restore, rollback, conflicts, idempotency, redaction) run on the driver under test, so a
  * driver is proven with the core that will really use it.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect } from 'vitest';
+import { describe, it } from './storage-conformance-select.ts';
 import { defineEntity } from '../contract/entity-document/index.ts';
 import { CellgateError } from '../errors.ts';
 import { createGovernedService, type Actor, type GovernedContext, type GovernedService } from '../governed/service.ts';

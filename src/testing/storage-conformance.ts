@@ -3,13 +3,18 @@
  * cellgate runs it for its memory, SQLite and PostgreSQL drivers; a third-party driver proves
  * itself with the same call.
  *
+ * The cases are grouped in named suites ({@link storageConformanceSuites}); a caller runs a subset
+ * with `suites`, turns single tests off with a reason with `disable`, and a suite that needs a
+ * driver capability (`durable`, `multiProcess`, `appendOnlyAuditEnforced`) skips its tests, with
+ * the reason, for a driver that declares it lacks it.
+ *
  * @example
  * import { runStorageConformance } from 'cellgate/testing';
  * runStorageConformance({ name: 'my-driver', create: () => myStorage(), teardown: (d) => d.close() });
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CellgateError } from '../errors.ts';
-import type { StorageDriver } from '../storage/types.ts';
+import { afterAll, beforeAll, beforeEach, describe as vitestDescribe, expect } from 'vitest';
+import { CellgateError, ConfigurationError } from '../errors.ts';
+import type { StorageCapabilities, StorageDriver } from '../storage/types.ts';
 import {
   auditFor,
   conformanceModels,
@@ -25,6 +30,7 @@ import {
 } from './storage-conformance-fixtures.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
+import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
 
 export type { RawAuditRows } from './storage-conformance-service.ts';
@@ -46,36 +52,106 @@ export interface StorageConformanceOptions {
    * sensitive value was persisted (not just hidden by the seam). Optional.
    */
   rawAuditRows?: RawAuditRows;
+  /**
+   * Tries to change and to remove a tenant's audit rows straight in the store (an UPDATE and a
+   * DELETE), for the `append-only-audit` suite; each attempt must reject. Without it that suite
+   * skips, saying so.
+   */
+  tamperAudit?: (driver: StorageDriver, tenantId: string, statement: 'update' | 'delete') => Promise<unknown>;
+  /**
+   * Names of the suites to run (see {@link storageConformanceSuites}). An unknown name is a
+   * ConfigurationError.
+   * @default every suite
+   * @example ['records', 'transactions']
+   */
+  suites?: readonly StorageSuiteName[];
+  /**
+   * Tests to skip, by test name, each with the reason shown in its title. A name that matches no
+   * test is a ConfigurationError, so a renamed test does not silently run again.
+   * @default {}
+   * @example { 'lets exactly one of many concurrent writers with the same expected version win': 'single-threaded store' }
+   */
+  disable?: Readonly<Record<string, string>>;
+}
+
+type Current = () => StorageDriver;
+
+/** One named group of conformance cases, and the driver capabilities its cases need. */
+export interface StorageConformanceSuite {
+  readonly name: string;
+  /** Capabilities a driver must declare `true` for these cases to run; otherwise they skip with the reason. */
+  readonly requires?: readonly (keyof StorageCapabilities)[];
+  register(driver: Current, options: StorageConformanceOptions): void;
+}
+
+/**
+ * Every suite, in run order. A new suite is one entry here (its cases import `it` from
+ * `storage-conformance-select.ts`, so `disable` and capability skips apply to them).
+ */
+export const storageConformanceSuites = [
+  { name: 'records', register: crudCases },
+  { name: 'transactions', register: transactionCases },
+  { name: 'audit', register: auditCases },
+  { name: 'version-state-and-idempotency', register: versionAndIdempotencyCases },
+  { name: 'lists', register: listConformanceCases },
+  { name: 'migrations', register: migrationCases },
+  { name: 'service', register: (driver, options) => serviceConformanceCases(driver, options.rawAuditRows) },
+  { name: 'events', register: eventConformanceCases },
+  { name: 'durability', requires: ['durable'], register: durabilityCases },
+  { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },
+  { name: 'append-only-audit', requires: ['appendOnlyAuditEnforced'], register: appendOnlyAuditCases },
+] as const satisfies readonly StorageConformanceSuite[];
+
+/** The name of a conformance suite. */
+export type StorageSuiteName = (typeof storageConformanceSuites)[number]['name'];
+
+function selectedSuites(names: readonly string[] | undefined): readonly StorageConformanceSuite[] {
+  if (names === undefined) return storageConformanceSuites;
+  const known = storageConformanceSuites.map((suite) => suite.name as string);
+  for (const [index, name] of names.entries()) {
+    if (!known.includes(name)) throw new ConfigurationError(`options.suites.${index}`, `"${name}" is not a suite; suites: ${known.join(', ')}`);
+  }
+  return storageConformanceSuites.filter((suite) => names.includes(suite.name));
 }
 
 /** Registers the conformance cases for one driver. */
 export function runStorageConformance(options: StorageConformanceOptions): void {
+  const suites = selectedSuites(options.suites);
+  const disable = options.disable ?? {};
   const title = options.skip ? `storage conformance: ${options.name} (skipped: ${options.skip})` : `storage conformance: ${options.name}`;
-  describe.skipIf(Boolean(options.skip))(title, () => {
+  vitestDescribe.skipIf(Boolean(options.skip))(title, () => {
     let driver: StorageDriver;
     const current = () => driver;
+    const matched = new Set<string>();
     beforeAll(async () => {
+      // Every block is collected by now: a `disable` name that matched nothing is a typo.
+      const unmatched = Object.keys(disable).filter((name) => !matched.has(name));
+      if (unmatched.length > 0) {
+        throw new ConfigurationError('options.disable', `no selected test is named ${unmatched.map((name) => `"${name}"`).join(', ')}`);
+      }
       driver = await options.create();
       await driver.migrate(conformanceModels);
     });
     if (options.reset) beforeEach(() => options.reset!(driver));
     afterAll(async () => {
       if (!driver) return;
-      await (options.teardown ? options.teardown(driver) : driver.close());
+      await release(options, driver);
     });
 
-    crudCases(current);
-    transactionCases(current);
-    auditCases(current);
-    versionAndIdempotencyCases(current);
-    listConformanceCases(current);
-    migrationCases(current);
-    serviceConformanceCases(current, options.rawAuditRows);
-    eventConformanceCases(current);
+    for (const suite of suites) {
+      const requires = suite.requires ?? [];
+      const register = () => registerWith({ disable, matched, requires, driver: current }, () => suite.register(current, options));
+      // The suites without needs name their own describe blocks; a gated one says what it needs.
+      if (requires.length === 0) register();
+      else describe(`${suite.name} (needs capabilities.${requires.join(', ')})`, register);
+    }
   });
 }
 
-type Current = () => StorageDriver;
+/** Closes a driver the way the caller asked (`teardown`, else `close()`). */
+function release(options: StorageConformanceOptions, driver: StorageDriver): Promise<void> {
+  return options.teardown ? options.teardown(driver) : driver.close();
+}
 
 function crudCases(driver: Current): void {
   describe('records', () => {
@@ -379,5 +455,60 @@ function migrationCases(driver: Current): void {
       expect(await driver().get(invoiceModel, scope, id)).toEqual(v1);
       expect(await driver().get(invoiceV2Model, scope, id)).toEqual(v2);
     });
+  });
+}
+
+function durabilityCases(_driver: Current, options: StorageConformanceOptions): void {
+  it('keeps what a committed transaction wrote for a new driver after the writer closed', async () => {
+    const writer = await options.create();
+    const scope = freshScope();
+    const record = newRecord(scope, invoiceFields());
+    try {
+      await writer.migrate(conformanceModels);
+      await seed(writer, invoiceModel, [record]);
+    } finally {
+      await release(options, writer);
+    }
+    const reader = await options.create();
+    try {
+      expect(await reader.get(invoiceModel, scope, record.id)).toEqual(record);
+    } finally {
+      await release(options, reader);
+    }
+  });
+}
+
+function sharedStoreCases(driver: Current, options: StorageConformanceOptions): void {
+  it('lets exactly one of two drivers on one store win a conditional update, and both see it', async () => {
+    const other = await options.create();
+    try {
+      const scope = freshScope();
+      const v1 = newRecord(scope, invoiceFields());
+      await seed(driver(), invoiceModel, [v1]);
+      const outcomes = await Promise.all(
+        [driver(), other].map((writer, index) => writer.transaction((session) => session.update(invoiceModel, nextVersion(v1, { amount: index }), 1))),
+      );
+      const winners = outcomes.filter((outcome) => outcome !== null);
+      expect(winners).toHaveLength(1);
+      expect(await other.get(invoiceModel, scope, v1.id)).toEqual(winners[0]);
+      expect(await driver().get(invoiceModel, scope, v1.id)).toEqual(winners[0]);
+    } finally {
+      await release(options, other);
+    }
+  });
+}
+
+function appendOnlyAuditCases(driver: Current, options: StorageConformanceOptions): void {
+  it('rejects an UPDATE and a DELETE of audit rows made straight in the store', async (context) => {
+    if (!options.tamperAudit) {
+      context.skip('the runner gave no tamperAudit option to reach the store directly');
+      return;
+    }
+    const record = newRecord(freshScope(), invoiceFields());
+    const audit = auditFor(record);
+    await driver().transaction((session) => session.appendAudit(audit));
+    await expect(options.tamperAudit(driver(), record.tenantId, 'update')).rejects.toBeDefined();
+    await expect(options.tamperAudit(driver(), record.tenantId, 'delete')).rejects.toBeDefined();
+    expect(await driver().getAudit(record.tenantId, audit.id)).toEqual(audit);
   });
 }

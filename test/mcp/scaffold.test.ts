@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse } from 'yaml';
+import { nodeProjectFolder } from 'cellgate/node';
 import { connectClient, startHost, type TestHost } from './support.ts';
 
 const sandbox = mkdtempSync(join(tmpdir(), 'cellgate-mcp-scaffold-'));
@@ -19,7 +20,7 @@ let host: TestHost;
 let client: Client;
 
 beforeAll(async () => {
-  host = await startHost({ projectDir: project });
+  host = await startHost({ projectFolder: nodeProjectFolder(project) });
   client = await connectClient(host.mcpUrl);
 });
 

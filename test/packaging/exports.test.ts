@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { binEntries, packageEntries } from '../../entries.config.ts';
-import { ensureBuilt } from './pack.ts';
+import { ensureBuilt } from './build.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
@@ -18,7 +18,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   bin: Record<string, string>;
 };
 
-beforeAll(() => ensureBuilt(), 300_000);
+beforeAll(ensureBuilt, 300_000);
 
 /** Static import specifiers of an ESM file (dynamic `import()` is deliberately not followed). */
 function staticImports(code: string): string[] {

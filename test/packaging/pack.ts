@@ -4,55 +4,15 @@
  * linked from this repository's install, so the trial runs offline and fast.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 export const run = promisify(execFile);
-export const root = resolve(import.meta.dirname, '../..');
-
-/** Newest modification time under the source folders, to rebuild only when dist is stale. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && entry.name !== '.next') walk(path);
-      } else if (/\.(ts|yaml|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  for (const dir of ['src', 'adapters', 'examples']) walk(join(root, dir));
-  return Math.max(newest, statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'tsup.config.ts')).mtimeMs);
-}
-
-/**
- * Builds `dist/` unless it is newer than every source. Test files run in parallel processes and
- * tsup cleans `dist/` first, so the check and the build hold a lock (a directory, created
- * atomically) that other files wait for; a lock older than the longest build is stale.
- */
-export async function ensureBuilt(): Promise<void> {
-  const lock = join(tmpdir(), `cellgate-build-${Buffer.from(root).toString('hex').slice(-24)}`);
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const held = statSync(lock, { throwIfNoEntry: false });
-      if (held && Date.now() - held.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  try {
-    const built = join(root, 'dist/index.cjs');
-    if (!existsSync(built) || statSync(built).mtimeMs < newestSource()) {
-      await run('npx', ['tsup', '--silent'], { cwd: root, timeout: 240_000 });
-    }
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
+// One build of dist/ under one lock for every packaging test (build.ts).
+export { ensureBuilt, root } from './build.ts';
+import { ensureBuilt, root } from './build.ts';
 
 let tarball: Promise<string> | undefined;
 

@@ -33,6 +33,16 @@ runStorageConformance({
       await client.end();
     }
   },
+  tamperAudit: async (_driver, tenantId, statement) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const sql = statement === 'update' ? `UPDATE cellgate_audit_log SET actor_id = 'x' WHERE tenant_id = $1` : 'DELETE FROM cellgate_audit_log WHERE tenant_id = $1';
+      await client.query(sql, [tenantId]);
+    } finally {
+      await client.end();
+    }
+  },
 });
 
 describe.skipIf(Boolean(skip))(`postgres driver${skip ? ` (skipped: ${skip})` : ''}`, () => {

@@ -29,6 +29,15 @@ runStorageConformance({
       raw.close();
     }
   },
+  tamperAudit: async (_driver, tenantId, statement) => {
+    const raw = new Database(join(dir, 'conformance', 'cellgate.db'));
+    try {
+      const sql = statement === 'update' ? `UPDATE cellgate_audit_log SET actor_id = 'x' WHERE tenant_id = ?` : 'DELETE FROM cellgate_audit_log WHERE tenant_id = ?';
+      raw.prepare(sql).run(tenantId);
+    } finally {
+      raw.close();
+    }
+  },
   teardown: (driver) => driver.close(),
 });
 

@@ -31,11 +31,12 @@ export async function run(args: string[]): Promise<number> {
       }
     }
     // Loaded here, after argument checks, so `--help` stays instant.
-    const [{ createContractContext }, { serveStdio }] = await Promise.all([
+    const [{ createContractContext }, { serveStdio }, { nodeProjectFolder }] = await Promise.all([
       import('../../contract/context.ts'),
       import('../../contract/mcp/stdio.ts'),
+      import('../../node/index.ts'),
     ]);
-    const context = createContractContext(projectDir === undefined ? {} : { projectDir }, '--project');
+    const context = createContractContext(projectDir === undefined ? {} : { projectFolder: nodeProjectFolder(projectDir) }, '--project');
     console.error(`cellgate mcp: serving on stdio${projectDir ? ` (project ${projectDir})` : ''}`);
     await serveStdio(context);
     return 0;

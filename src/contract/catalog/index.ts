@@ -4,4 +4,5 @@
  */
 export { createPrimitiveRegistry } from './registry.ts';
 export type { PrimitiveListFilter, PrimitiveRegistry, PrimitiveRegistryOptions } from './registry.ts';
+export type { ProjectFolder, ScaffoldWrite } from './project-folder.ts';
 export * from './schemas.ts';

@@ -12,6 +12,7 @@ import { loadCustomPrimitive, type CustomPrimitive } from './custom-primitive.ts
 import { emptyProjectConfig, type ProjectConfig } from './project-config.ts';
 import { parseOptions, toValidationIssues } from './props-issues.ts';
 import { serialised } from './folder-lock.ts';
+import { openProjectFolder, type ProjectFolder } from './project-folder.ts';
 import { buildScaffold } from './scaffold.ts';
 import { compareSemver } from './semver.ts';
 import {
@@ -40,9 +41,9 @@ export interface PrimitiveRegistryOptions {
    * `scaffold` writes new primitives into it. Without it, `scaffold` returns files and writes nothing.
    * Loading is asynchronous: await {@link PrimitiveRegistry.ready} before serving.
    * @default undefined
-   * @example './ui'
+   * @example nodeProjectFolder('./ui') // from 'cellgate/node'
    */
-  projectDir?: string;
+  projectFolder?: ProjectFolder;
   /**
    * Path prefix of `custom` in configuration error messages, so a host can name its own option.
    * @default 'options.custom'
@@ -145,9 +146,8 @@ function addCustom(custom: Map<string, CustomPrimitive[]>, primitive: CustomPrim
 }
 
 async function loadState(options: PrimitiveRegistryOptions, fromOptions: Map<string, CustomPrimitive[]>): Promise<RegistryState> {
-  if (options.projectDir === undefined) return { root: undefined, config: emptyProjectConfig(), custom: fromOptions };
-  const { openProjectFolder } = await import('./project-folder.ts');
-  const folder = await openProjectFolder(options.projectDir);
+  if (options.projectFolder === undefined) return { root: undefined, config: emptyProjectConfig(), custom: fromOptions };
+  const folder = await openProjectFolder(options.projectFolder);
   const custom = new Map(fromOptions);
   for (const source of folder.contracts) {
     const primitive = loadCustomPrimitive(source.document, source.file, ':');
@@ -165,7 +165,7 @@ async function loadState(options: PrimitiveRegistryOptions, fromOptions: Map<str
  * and its errors surface through `ready` and every read.
  *
  * @example
- * const registry = createPrimitiveRegistry({ custom: [priceTagContract], projectDir: './ui' });
+ * const registry = createPrimitiveRegistry({ custom: [priceTagContract], projectFolder: nodeProjectFolder('./ui') });
  * await registry.ready;
  * const inputs = registry.list({ category: 'input' });
  */
@@ -188,7 +188,7 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
   );
   // `ready` may be awaited late or never (reads rethrow the failure); do not report it as unhandled.
   ready.catch(() => undefined);
-  if (options.projectDir === undefined) state = { root: undefined, config: emptyProjectConfig(), custom: fromOptions };
+  if (options.projectFolder === undefined) state = { root: undefined, config: emptyProjectConfig(), custom: fromOptions };
   const listCache = new Map<string, PrimitiveEntry[]>();
 
   function current(): RegistryState {
@@ -221,7 +221,7 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
 
   return {
     ready,
-    local: options.projectDir !== undefined,
+    local: options.projectFolder !== undefined,
 
     list(filter = {}) {
       checkValue('category', filter.category, PRIMITIVE_CATEGORIES);
@@ -280,9 +280,8 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
     if (coreByKey.has(request.name)) throw new CellgateError('CONFLICT', `"${request.name}" is a core primitive; choose another name for a custom primitive.`);
     if (state.custom.has(request.name)) throw new CellgateError('CONFLICT', `A custom primitive "${request.name}" already exists; choose another name or edit its contract.`);
     const { contract, files } = buildScaffold(request, state.root ? state.config : emptyProjectConfig());
-    if (state.root) {
-      const { writeProjectFiles } = await import('./project-folder.ts');
-      await writeProjectFiles(state.root, files);
+    if (state.root && options.projectFolder) {
+      await options.projectFolder.write(files);
       const primitive = loadCustomPrimitive(contract, files[0]!.path, ':');
       addCustom(state.custom, primitive, files[0]!.path, ':');
       state.config.primitives.push({ key: contract.key, version: contract.version, contract: files[0]!.path });

@@ -1,7 +1,8 @@
 /**
  * The Swagger UI files the docs page needs, served by the handler itself so the page works with
  * no internet. They are read once, on the first request for each, and kept in memory. The default
- * loader reaches `node:fs` through a dynamic import, so the root entry stays runtime-neutral.
+ * loader looks the file system up at run time (no import of a Node built-in), so the root entry
+ * stays runtime-neutral.
  */
 import type { DocsAssetLoader } from '../http/options.ts';
 import { DOCS_INIT_SCRIPT } from './page.ts';
@@ -20,22 +21,46 @@ const BUILT_IN: Readonly<Record<string, string>> = { 'docs-init.js': DOCS_INIT_S
 
 const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
 
-/** Reads a file of the installed `swagger-ui-dist` package (Node, Bun, Deno with npm support). */
+/** The part of Node's `fs/promises` the default loader uses. */
+interface ReadFileModule {
+  readFile(path: URL | string): Promise<Uint8Array>;
+}
+
+/** The part of Node's `module` the default loader uses when `import.meta.resolve` is missing. */
+interface ModuleModule {
+  createRequire(from: string): { resolve(specifier: string): string };
+}
+
+/**
+ * A built-in module of the runtime, looked up at run time rather than imported, so no bundler
+ * sees a Node built-in in the root entry's graph. `process.getBuiltinModule` exists on Node
+ * (>= 20.16), Bun and Deno; elsewhere (workerd) the answer is `undefined`.
+ */
+function builtin<T>(name: string): T | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return typeof runtime?.getBuiltinModule === 'function' ? (runtime.getBuiltinModule(name) as T | undefined) : undefined;
+}
+
+/**
+ * Reads a file of the installed `swagger-ui-dist` package on runtimes that have a file system
+ * (Node, Bun, Deno); answers `undefined` (the asset is 404) on runtimes that have none, where the
+ * host passes `docs.assets` instead.
+ */
 export const readSwaggerUiFile: DocsAssetLoader = async (file) => {
-  const { readFile } = await import('node:fs/promises');
+  const fs = builtin<ReadFileModule>('node:fs/promises');
+  if (!fs) return undefined;
   // Built at run time so bundlers (Next's Turbopack, webpack) do not try to bundle every file of
   // the package as a possible target of this specifier.
   const specifier = [SWAGGER_UI_PACKAGE, file].join('/');
-  let location: URL;
-  if (typeof import.meta.resolve === 'function') {
-    location = new URL(import.meta.resolve(specifier));
-  } else {
+  let location: URL | string;
+  if (typeof import.meta.resolve === 'function') location = new URL(import.meta.resolve(specifier));
+  else {
     // Some module runners (test transformers) do not provide import.meta.resolve.
-    const { createRequire } = await import('node:module');
-    const { pathToFileURL } = await import('node:url');
-    location = pathToFileURL(createRequire(import.meta.url).resolve(specifier));
+    const module = builtin<ModuleModule>('node:module');
+    if (!module) return undefined;
+    location = module.createRequire(import.meta.url).resolve(specifier);
   }
-  return new Uint8Array(await readFile(location));
+  return new Uint8Array(await fs.readFile(location));
 };
 
 /** One asset ready to send. */

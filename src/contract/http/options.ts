@@ -19,8 +19,8 @@ export interface DocsOptions {
   title?: string;
   /**
    * Where the Swagger UI files come from. The default reads them from the installed
-   * `swagger-ui-dist` package with `node:fs` (loaded lazily, on the first docs request); supply
-   * a loader on runtimes without a file system.
+   * `swagger-ui-dist` package through the runtime's file system (Node, Bun, Deno), on the first
+   * request for each; on runtimes without one (workerd) supply a loader, e.g. over static assets.
    */
   assets?: DocsAssetLoader;
 }
@@ -83,7 +83,7 @@ function routePrefix(value: unknown, path: string, allowEmpty: boolean): string 
 }
 
 /** Every option name, so a misspelt one (`basepath`) is refused instead of silently ignored. */
-const OPTION_NAMES = new Set(['basePath', 'bodyLimit', 'cors', 'primitives', 'projectDir', 'mcp', 'docs', 'onError', 'logger']);
+const OPTION_NAMES = new Set(['basePath', 'bodyLimit', 'cors', 'primitives', 'projectFolder', 'projectDir', 'mcp', 'docs', 'onError', 'logger']);
 
 /** Checks the handler-level options and applies their defaults. */
 export function resolveHandlerOptions(options: ContractHandlerOptions): ResolvedHandlerOptions {

@@ -59,7 +59,7 @@ class GuardedTransport implements Transport {
  * Nothing but JSON-RPC may be written to stdout meanwhile; log to stderr.
  *
  * @example
- * await serveStdio(createContractContext({ projectDir: process.cwd() }));
+ * await serveStdio(createContractContext({ projectFolder: nodeProjectFolder(process.cwd()) }));
  */
 export async function serveStdio(context: ContractContext, streams: StdioStreams = {}): Promise<void> {
   const stdin = streams.stdin ?? process.stdin;

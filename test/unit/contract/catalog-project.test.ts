@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CellgateError, ConfigurationError } from '../../../src/errors.ts';
 import { ScaffoldResultSchema, createPrimitiveRegistry } from '../../../src/contract/catalog/index.ts';
+import { nodeProjectFolder } from 'cellgate/node';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -55,7 +56,7 @@ describe('loading a project folder', () => {
     const root = tempFolder();
     write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 2.0.0, contract: primitives/rating/rating.contract.yaml }\n'));
     write(root, 'primitives/rating/rating.contract.yaml', ratingContract);
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     expect(registry.local).toBe(true);
     await registry.ready;
     expect(registry.list({ source: 'custom' })).toEqual([expect.objectContaining({ key: 'rating', version: '2.0.0', category: 'input', source: 'custom' })]);
@@ -65,12 +66,12 @@ describe('loading a project folder', () => {
   });
 
   it('reads before the folder is loaded answer SERVICE_UNAVAILABLE, not a partial catalog', () => {
-    const registry = createPrimitiveRegistry({ projectDir: tempFolder() });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(tempFolder()) });
     expect(() => registry.list()).toThrow(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }));
   });
 
   it('treats a folder without primitives.yaml as having no custom primitives', async () => {
-    const registry = createPrimitiveRegistry({ projectDir: tempFolder() });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(tempFolder()) });
     await registry.ready;
     expect(registry.list()).toHaveLength(30);
   });
@@ -100,7 +101,7 @@ describe('loading a project folder', () => {
   ])('refuses %s with a ConfigurationError naming the path', async (_name, path, setup) => {
     const root = tempFolder();
     setup(root);
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     const error = (await failure(registry.ready)) as ConfigurationError;
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.path).toBe(path);
@@ -108,9 +109,9 @@ describe('loading a project folder', () => {
   });
 
   it('refuses a project folder that does not exist', async () => {
-    const error = (await failure(createPrimitiveRegistry({ projectDir: join(tempFolder(), 'missing') }).ready)) as ConfigurationError;
+    const error = (await failure(createPrimitiveRegistry({ projectFolder: nodeProjectFolder(join(tempFolder(), 'missing')) }).ready)) as ConfigurationError;
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect(error.path).toBe('projectDir');
+    expect(error.path).toBe('projectFolder');
   });
 });
 
@@ -138,7 +139,7 @@ describe('scaffold', () => {
 
   it('in local mode writes the files inside the folder, registers the primitive and reloads', async () => {
     const root = tempFolder();
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     const result = await registry.scaffold(request);
     expect(result.written).toBe(true);
     for (const file of result.files) expect(readFileSync(join(root, file.path), 'utf8')).toBe(file.content);
@@ -150,7 +151,7 @@ describe('scaffold', () => {
     expect(registry.get('kpi-tile')).toMatchObject({ source: 'custom', version: '0.1.0' });
 
     await registry.scaffold({ name: 'second-one', label: 'Second' });
-    const reopened = createPrimitiveRegistry({ projectDir: root });
+    const reopened = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     await reopened.ready;
     expect(reopened.list({ source: 'custom' }).map((entry) => entry.key)).toEqual(['kpi-tile', 'second-one']);
     expect(reopened.validateProps('kpi-tile', '0.1.0', { value: 3, caption: 'Open deals' })).toEqual({ valid: true, errors: [] });
@@ -163,7 +164,7 @@ describe('scaffold', () => {
     ['an empty label', undefined, 'label'],
   ])('refuses %s with VALIDATION_ERROR and writes nothing', async (_case, name, field) => {
     const root = tempFolder();
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     const body = name === undefined ? { name: 'ok', label: '' } : { name, label: 'X' };
     const error = (await failure(registry.scaffold(body))) as CellgateError;
     expect(error.code).toBe('VALIDATION_ERROR');
@@ -173,7 +174,7 @@ describe('scaffold', () => {
 
   it('refuses a core name, an existing primitive and an existing file with CONFLICT, writing nothing', async () => {
     const root = tempFolder();
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     expect(await failure(registry.scaffold({ name: 'badge', label: 'Badge' }))).toMatchObject({ code: 'CONFLICT' });
     await registry.scaffold({ name: 'kpi-tile', label: 'KPI' });
     expect(await failure(registry.scaffold({ name: 'kpi-tile', label: 'KPI again' }))).toMatchObject({ code: 'CONFLICT' });
@@ -190,30 +191,33 @@ describe('scaffold', () => {
     const root = tempFolder();
     const outside = tempFolder();
     symlinkSync(outside, join(root, 'primitives'));
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     const error = (await failure(registry.scaffold({ name: 'escape', label: 'Escape' }))) as CellgateError;
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(readdirSync(outside)).toEqual([]);
     expect(existsSync(join(root, 'primitives.yaml'))).toBe(false);
   });
 
-  it('refuses to replace a primitives.yaml that is a symbolic link', async () => {
+  it('refuses a primitives.yaml that is a symbolic link leading outside', async () => {
     const root = tempFolder();
     const outside = tempFolder();
     writeFileSync(join(outside, 'target.yaml'), registryFile(''));
     symlinkSync(join(outside, 'target.yaml'), join(root, 'primitives.yaml'));
-    const registry = createPrimitiveRegistry({ projectDir: root });
-    // The link resolves to a readable registry, so loading works; writing through it does not.
-    await registry.ready.catch(() => undefined);
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
+    // Reads stay inside the folder after links are resolved, so the registry file is refused on
+    // load, and a scaffold (which waits for the load) writes nothing through the link.
+    const loading = (await failure(registry.ready)) as ConfigurationError;
+    expect(loading).toBeInstanceOf(ConfigurationError);
+    expect(loading.message).toMatch(/resolves outside the project folder/);
     const error = await failure(registry.scaffold({ name: 'linked', label: 'Linked' }));
-    expect(error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(error).toBe(loading);
     expect(readFileSync(join(outside, 'target.yaml'), 'utf8')).toBe(registryFile(''));
     expect(existsSync(join(root, 'primitives/linked'))).toBe(false);
   });
 
   it('a label with line breaks stays inside the header comment and injects no YAML key', async () => {
     const root = tempFolder();
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     const label = 'Evil"\nkey: injected\nversion: 9.9.9\r\n# primitives:\u2028x';
     const result = await registry.scaffold({ name: 'evil-tile', label });
     const text = readFileSync(join(root, 'primitives/evil-tile/evil-tile.contract.yaml'), 'utf8');
@@ -223,20 +227,20 @@ describe('scaffold', () => {
     expect(parse(text)).toEqual(result.contract);
     expect(result.contract).toMatchObject({ key: 'evil-tile', version: '0.1.0', label });
     expect(readFileSync(join(root, 'primitives/evil-tile/README.md'), 'utf8').split('\n')[0]).toBe('# Evil" key: injected version: 9.9.9 # primitives: x (`evil-tile`)');
-    const reopened = createPrimitiveRegistry({ projectDir: root });
+    const reopened = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     await reopened.ready;
     expect(reopened.get('evil-tile')).toMatchObject({ version: '0.1.0', label });
   });
 
   it('five concurrent scaffolds all land in primitives.yaml', async () => {
     const root = tempFolder();
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     const names = ['tile-a', 'tile-b', 'tile-c', 'tile-d', 'tile-e'];
     const results = await Promise.all(names.map((name) => registry.scaffold({ name, label: name })));
     expect(results.every((result) => result.written)).toBe(true);
     const file = parse(readFileSync(join(root, 'primitives.yaml'), 'utf8')) as { primitives: Array<{ key: string }> };
     expect(file.primitives.map((entry) => entry.key)).toEqual(names);
-    const reopened = createPrimitiveRegistry({ projectDir: root });
+    const reopened = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     await reopened.ready;
     expect(reopened.list({ source: 'custom' }).map((entry) => entry.key)).toEqual(names);
     // No temporary file is left behind by the replace-through-rename.
@@ -245,7 +249,7 @@ describe('scaffold', () => {
 
   it('a failed scaffold does not block the next one for the same folder', async () => {
     const root = tempFolder();
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     const [bad, good] = await Promise.allSettled([registry.scaffold({ name: 'badge', label: 'Core name' }), registry.scaffold({ name: 'fine-tile', label: 'Fine' })]);
     expect(bad.status).toBe('rejected');
     expect(good.status).toBe('fulfilled');
@@ -257,7 +261,7 @@ describe('scaffold', () => {
     writeFileSync(join(outside, 'victim.yaml'), registryFile(''));
     linkSync(join(outside, 'victim.yaml'), join(root, 'primitives.yaml'));
     expect(statSync(join(root, 'primitives.yaml')).nlink).toBe(2);
-    const registry = createPrimitiveRegistry({ projectDir: root });
+    const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     await registry.ready;
     const error = (await failure(registry.scaffold({ name: 'linked', label: 'Linked' }))) as CellgateError;
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'name', message: 'Target has other hard links' }] } });
