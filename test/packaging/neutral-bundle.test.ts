@@ -22,9 +22,10 @@ async function bundleNeutral(entry: string): Promise<{ inputs: string[]; errors:
     write: false,
     platform: 'neutral',
     format: 'esm',
-    // What a Worker bundler resolves with; `neutral` alone picks no `main` field.
+    // What a Worker bundler (wrangler) resolves with; `neutral` alone picks no `main` field. The
+    // `workerd` condition matters: the MCP server package picks its runtime shim by condition.
     mainFields: ['module', 'main'],
-    conditions: ['worker', 'import', 'default'],
+    conditions: ['workerd', 'worker', 'import', 'default'],
     metafile: true,
     logLevel: 'silent',
     external: [],
@@ -43,7 +44,7 @@ describe('runtime neutrality of the root entry', () => {
     expect(inputs.filter((input) => builtins.has(input))).toEqual([]);
     // The bundle really holds the package and its dependencies (the MCP SDK loads lazily but is bundled too).
     expect(inputs.some((input) => input.includes('node_modules/zod/'))).toBe(true);
-    expect(inputs.some((input) => input.includes('node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(inputs.some((input) => input.includes('node_modules/@modelcontextprotocol/server/'))).toBe(true);
     expect(bytes).toBeGreaterThan(100_000);
   }, 120_000);
 

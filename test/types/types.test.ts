@@ -24,11 +24,22 @@ function readmeBlock(after: string): string {
   return readme.slice(open + 6, readme.indexOf('\n```', open + 6));
 }
 
+/** A file the README shows in full (a block opened with ```<lang> file=<name>). */
+function readmeFile(name: string): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const open = readme.indexOf(` file=${name}\n`);
+  expect(open, `README block file=${name}`).toBeGreaterThan(-1);
+  const start = readme.indexOf('\n', open) + 1;
+  return readme.slice(start, readme.indexOf('\n```', start));
+}
+
 /** A user's project in `dir` that imports `cellgate` (mapped to this repository's sources). */
 function project(dir: string, resolution: 'bundler' | 'nodenext', files: Record<string, string>, include: string[] = []): string {
   mkdirSync(join(dir, 'entities'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(dir, 'entities', 'customer.entity.json'), readFileSync(join(root, 'examples/entities/customer.entity.json')));
+  // The mounting sample imports the entity the Quick start writes.
+  writeFileSync(join(dir, 'task.entity.json'), readmeFile('task.entity.json'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const tsconfig = {
     compilerOptions: {

@@ -9,7 +9,7 @@ import { ConfigurationError } from '../../errors.ts';
 import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
 import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
-import { missingDriver, unreachablePostgres } from './storage-hints.ts';
+import { missingDriver } from './storage-hints.ts';
 
 const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--dry-run]
 
@@ -100,8 +100,8 @@ export async function run(args: string[]): Promise<number> {
         // A DATABASE_URL that is no URL we know is a bad argument; a bad document is a failure.
         return error.path === 'DATABASE_URL' ? 2 : 1;
       }
-      const cause = unreachablePostgres(url, error) ?? (error instanceof Error ? error.message : String(error));
-      console.error(`cellgate migrate: ${cause}`);
+      // The PostgreSQL driver already names host, port, database and cause (never the password).
+      console.error(`cellgate migrate: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
     }
   });

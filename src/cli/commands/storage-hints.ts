@@ -36,24 +36,3 @@ export async function missingDriver(url: string | undefined): Promise<string | u
   }
   return undefined;
 }
-
-/** The first error code and message in a cause chain (`ECONNREFUSED`, `ENOTFOUND`, …). */
-function rootCause(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current; depth++) {
-    const { code, message, cause, errors } = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] };
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return typeof message === 'string' && message ? `${code}: ${message}` : code;
-    current = cause ?? errors?.[0];
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * For a `postgres://` URL: the failure as `cannot reach PostgreSQL at HOST:PORT (CAUSE)`;
- * `undefined` for other URLs.
- */
-export function unreachablePostgres(url: string | undefined, error: unknown): string | undefined {
-  if (!url || !/^postgres(ql)?:\/\//.test(url.trim()) || !URL.canParse(url.trim())) return undefined;
-  const { hostname, port } = new URL(url.trim());
-  return `cannot reach PostgreSQL at ${hostname}:${port || '5432'} (${rootCause(error)})`;
-}

@@ -3,6 +3,7 @@
  * `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the bytes of
  * the `whsec_<base64>` secret. Receivers verify with any Standard Webhooks library.
  */
+import { base64ToBytes, bytesToBase64 } from '../../base64.ts';
 import { ConfigurationError } from '../../errors.ts';
 
 const SECRET_PREFIX = 'whsec_';
@@ -11,12 +12,13 @@ const SECRET_PREFIX = 'whsec_';
 export function secretBytes(secret: string, path = 'secret'): Uint8Array<ArrayBuffer> {
   const encoded = typeof secret === 'string' && secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : '';
   if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(encoded)) throw new ConfigurationError(path, 'must be a Standard Webhooks secret: "whsec_" followed by base64 (at least 12 bytes).');
-  return new Uint8Array(Buffer.from(encoded, 'base64'));
+  const bytes = base64ToBytes(encoded);
+  return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** A fresh random secret in the `whsec_` form (24 bytes). */
 export function generateWebhookSecret(): string {
-  return `${SECRET_PREFIX}${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
+  return `${SECRET_PREFIX}${bytesToBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
 }
 
 /** Signs one delivery: the three Standard Webhooks headers for this id, time and body. */
@@ -25,7 +27,7 @@ export async function signWebhook(key: CryptoKey, id: string, timestampSeconds: 
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': `v1,${Buffer.from(signed).toString('base64')}`,
+    'webhook-signature': `v1,${bytesToBase64(new Uint8Array(signed))}`,
   };
 }
 
