@@ -55,7 +55,7 @@ export {
   type CreateFieldsOf,
   type EntityDocumentShape,
   type WidenedEntityDocument,
-} from './contract/entity-document/index.ts';
+} from './entity-document/index.ts';
 export * from './governed/index.ts';
 export * from './governed/events/index.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';

@@ -21,7 +21,7 @@ import {
 } from './describe/index.ts';
 import { validateEntity as validateEntityCore, validateManifest as validateManifestCore, validatePage as validatePageCore } from './validate/index.ts';
 import { normalizeManifest as normalizeManifestCore } from './normalize.ts';
-import { validateEntityDocument as validateEntityDocumentCore } from './entity-document/index.ts';
+import { validateEntityDocument as validateEntityDocumentCore } from '../entity-document/index.ts';
 import { getExample as getExampleCore, listExamples as listExamplesCore } from './examples/index.ts';
 import {
   ExplainErrorsInputSchema,

@@ -2,7 +2,7 @@
  * Access decisions of governed resources (SEED.md "Authentication", DECISIONS B11). Pure functions
  * of the actor, the entity's permissions and the scope; they throw the wire error on a denial.
  */
-import type { EntityDefinitionDocument } from '../contract/entity-document/index.ts';
+import type { EntityDefinitionDocument } from '../entity-document/index.ts';
 import { CellgateError } from '../errors.ts';
 import type { Actor } from './types.ts';
 

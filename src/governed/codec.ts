@@ -2,7 +2,7 @@
  * Between the wire and storage for one entity: camelCase JSON values checked and coerced against
  * the field descriptors, stored records turned into `{ data, meta }` views.
  */
-import { isBaseField, snakeToCamel, toStorageModel, type EntityDefinitionDocument, type FieldDescriptor } from '../contract/entity-document/index.ts';
+import { isBaseField, snakeToCamel, toStorageModel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
 import type { FieldIssue } from '../errors.ts';
 import type { StoredRecord } from '../storage/types.ts';
 import { MAX_DATE_TIME_LENGTH, MAX_EMAIL_LENGTH, MAX_INDEXED_STRING_LENGTH, MAX_JSON_DEPTH, MAX_URL_LENGTH } from '../limits.ts';

@@ -3,7 +3,7 @@
  * handler, plus the programmatic service behind them. Unmatched requests fall through
  * (`handler.match` resolves `undefined`), so several resources and the host's own routes chain.
  */
-import { resourcePathName, toStorageModel, type EntityTypes, type GeneralEntityTypes } from '../contract/entity-document/index.ts';
+import { resourcePathName, toStorageModel, type EntityTypes, type GeneralEntityTypes } from '../entity-document/index.ts';
 import { ConfigurationError } from '../errors.ts';
 import { isLogger, type Logger } from '../logging.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';

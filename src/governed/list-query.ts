@@ -5,7 +5,7 @@
  * check a list request with the same schema. Bad parameters → 400 naming each parameter.
  */
 import { z } from 'zod';
-import { BASE_FIELDS, camelToSnake, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../contract/entity-document/index.ts';
+import { BASE_FIELDS, camelToSnake, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
 import { DEFAULT_PAGE_SIZE, MAX_DATE_TIME_LENGTH, MAX_FILTER_VALUES, MAX_PAGE_SIZE, MAX_SEARCH_TERM_LENGTH } from '../limits.ts';
 import type { FilterOperator, ListQuery, RecordScope } from '../storage/types.ts';
 import { checkValue, hasUnstorableText, isUuid, normalizeDateTime } from './codec.ts';

@@ -6,7 +6,7 @@
  * resource, so the document follows the table and the entities.
  */
 import { z } from 'zod';
-import { BASE_FIELDS, entityReference, isBaseField, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../contract/entity-document/index.ts';
+import { BASE_FIELDS, entityReference, isBaseField, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
 import { ErrorEnvelopeSchema } from '../contract/docs/openapi.ts';
 import { errorStatus, type ErrorCode } from '../errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';

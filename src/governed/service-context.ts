@@ -3,7 +3,7 @@
  * codec, the access and audit policies, metrics and logger, and the write path every mutation
  * ends in (conditional update → version state → audit), in one storage transaction.
  */
-import { entityReference, loadEntity, resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityTypes } from '../contract/entity-document/index.ts';
+import { entityReference, loadEntity, resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityTypes } from '../entity-document/index.ts';
 import { CellgateError, ConfigurationError } from '../errors.ts';
 import type { AuditEventType, EntityStorageModel, RecordScope, StorageDriver, StorageSession, StoredRecord } from '../storage/types.ts';
 import type { AccessPolicy } from './access.ts';

@@ -2,7 +2,7 @@
  * Options and the interface of the governed service (`createGovernedService`): the domain core of
  * one governed entity, usable without HTTP.
  */
-import type { EntityDefinition, EntityDocumentShape, EntityTypes, GeneralEntityTypes, WidenedEntityDocument } from '../contract/entity-document/index.ts';
+import type { EntityDefinition, EntityDocumentShape, EntityTypes, GeneralEntityTypes, WidenedEntityDocument } from '../entity-document/index.ts';
 import type { EntityStorageModel, StorageDriver } from '../storage/types.ts';
 import type { EventSubscriber } from './events/emit.ts';
 import type { GovernedLogger, MetricsRegistry } from './metrics.ts';

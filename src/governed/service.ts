@@ -4,7 +4,7 @@
  * is the programmatic edge: it parses its caller's arguments with the same schemas the HTTP edge
  * uses, checks access, then runs the operation. Every mutation is one storage transaction.
  */
-import type { EntityTypes, GeneralEntityTypes } from '../contract/entity-document/index.ts';
+import type { EntityTypes, GeneralEntityTypes } from '../entity-document/index.ts';
 import type { EntityStorageModel, RecordScope } from '../storage/types.ts';
 import { listParamsSchema, type ParsedListParams } from './list-query.ts';
 import { createOperation } from './service-create.ts';

@@ -5,7 +5,7 @@
  * duplicate) and the webhook delivery state (fan-out once, exclusive claims, leases).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defineEntity } from '../contract/entity-document/index.ts';
+import { defineEntity } from '../entity-document/index.ts';
 import { CellgateError } from '../errors.ts';
 import { createGovernedService, type Actor, type GovernedContext, type GovernedService } from '../governed/service.ts';
 import type { DomainEvent, StorageDriver, StoredEvent } from '../storage/types.ts';

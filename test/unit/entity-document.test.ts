@@ -10,7 +10,7 @@ import {
   toStorageModel,
   validateEntityDocument,
   type EntityDocumentInput,
-} from '../../src/contract/entity-document/index.ts';
+} from '../../src/entity-document/index.ts';
 
 const base: EntityDocumentInput = {
   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',

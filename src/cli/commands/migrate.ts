@@ -4,7 +4,7 @@
  * the reference host's demo entities or the documents given with `--entity`. Safe to run from
  * several processes at once. Exit 0 done, 1 database or document failure, 2 bad arguments or URL.
  */
-import { defineEntity, toStorageModel } from '../../contract/entity-document/index.ts';
+import { defineEntity, toStorageModel } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
 import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';

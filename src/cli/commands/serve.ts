@@ -3,7 +3,7 @@
  * node:http, exactly as `npm start` does in the repository. Flags override the environment.
  * `--entity <file>` serves the user's entity documents instead of the demo ones.
  */
-import { defineEntity } from '../../contract/entity-document/index.ts';
+import { defineEntity } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
 import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
 import { parseFramework, runFrameworkHost } from './serve-framework.ts';

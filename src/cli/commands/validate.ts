@@ -64,7 +64,7 @@ async function loadManifest(doc: unknown, path: string): Promise<unknown> {
 async function validateAs(kind: Kind, doc: unknown, path: string): Promise<ValidationResult> {
   if (kind === 'manifest') return validateManifest(await loadManifest(doc, path));
   if (kind === 'entity') return validateEntity(withoutSchema(doc));
-  const { validateEntityDocument } = await import('../../contract/entity-document/index.ts');
+  const { validateEntityDocument } = await import('../../entity-document/index.ts');
   return validateEntityDocument(doc);
 }
 

@@ -3,7 +3,7 @@
  * and operation only; `redact: "hash"` keeps a keyed HMAC-SHA256 stable per tenant; `redact:
  * "length"` keeps the length; credentials never keep anything. Web Crypto only (runtime-neutral).
  */
-import type { FieldDescriptor } from '../../contract/entity-document/index.ts';
+import type { FieldDescriptor } from '../../entity-document/index.ts';
 import type { JsonPatchOperation, RedactionClass } from '../patch.ts';
 
 /** How one field is treated in audit output. */

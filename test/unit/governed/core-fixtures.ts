@@ -1,6 +1,6 @@
 /** Shared fixtures of the governed-core unit tests: demo entities, actors, a fresh service. */
 // Relative imports: the core is tested on its own, independent of the rest of the root barrel.
-import { defineEntity, type EntityDefinition } from '../../../src/contract/entity-document/index.ts';
+import { defineEntity, type EntityDefinition } from '../../../src/entity-document/index.ts';
 import { createGovernedService, type Actor, type GovernedContext, type GovernedServiceOptions } from '../../../src/governed/index.ts';
 import { memoryStorage } from '../../../src/storage/memory/index.ts';
 

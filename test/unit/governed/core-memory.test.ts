@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CellgateError } from '../../../src/errors.ts';
-import { toStorageModel } from '../../../src/contract/entity-document/index.ts';
+import { toStorageModel } from '../../../src/entity-document/index.ts';
 import { memoryStorage } from '../../../src/storage/memory/index.ts';
 import type { AuditRecord, StoredRecord } from '../../../src/storage/types.ts';
 import { Customer, TENANT, WS, actor, customerInput, setup, wsCtx } from './core-fixtures.ts';

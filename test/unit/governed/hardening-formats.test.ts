@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineEntity, type EntityDocumentInput } from '../../../src/contract/entity-document/index.ts';
+import { defineEntity, type EntityDocumentInput } from '../../../src/entity-document/index.ts';
 import { isEmail, isUrl, isUuid, jsonValueProblem, normalizeDateTime } from '../../../src/governed/codec.ts';
 import { createListQueryParser } from '../../../src/governed/list-query.ts';
 import { MAX_EMAIL_LENGTH, MAX_URL_LENGTH } from '../../../src/limits.ts';

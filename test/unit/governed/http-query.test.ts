@@ -1,7 +1,7 @@
 /** Collection query parsing (DECISIONS B12) against an entity's data block. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defineEntity, type EntityDocumentInput } from '../../../src/contract/entity-document/index.ts';
+import { defineEntity, type EntityDocumentInput } from '../../../src/entity-document/index.ts';
 import { CellgateError } from '../../../src/errors.ts';
 import { createListQueryParser } from '../../../src/governed/list-query.ts';
 

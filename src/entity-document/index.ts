@@ -2,13 +2,13 @@
  * The standalone entity definition document: schema, validation, `defineEntity`, and the storage
  * model a driver receives (DECISIONS B1, B2).
  */
-import { ConfigurationError } from '../../errors.ts';
-import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
-import type { EntityStorageModel, StorageField } from '../../storage/types.ts';
+import { ConfigurationError } from '../errors.ts';
+import type { ValidationIssue, ValidationResult } from '../contract/schema/results.ts';
+import type { EntityStorageModel, StorageField } from '../storage/types.ts';
 import { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 import { toValidationIssues } from './issues.ts';
-import { documentBoundsIssue, validationResult } from '../validate/bounds.ts';
-import { installIssueBudget, issueBudget } from '../schema/issue-budget.ts';
+import { documentBoundsIssue, validationResult } from '../contract/validate/bounds.ts';
+import { installIssueBudget, issueBudget } from '../contract/schema/issue-budget.ts';
 import { checkEntityRules } from './rules.ts';
 import type { EntityDefinition, EntityDocumentShape, EntityTypesOf, WidenedEntityDocument } from './record-type.ts';
 import { EntityDocumentSchema, type EntityDefinitionDocument } from './schema.ts';

@@ -4,7 +4,7 @@
  * schema for validation, types and JSON Schema; cross-field rules live in `rules.ts`.
  */
 import { z } from 'zod';
-import { list } from '../schema/common.ts';
+import { list } from '../contract/schema/common.ts';
 
 /** Filter operators a data block may declare (SEED.md data block). */
 export const FILTER_OPERATORS = ['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt'] as const;

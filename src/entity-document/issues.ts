@@ -1,6 +1,6 @@
 /** Turns zod issues into the project's stable `{ field, message }` pairs (DECISIONS A2, A3). */
 import type { z } from 'zod';
-import type { ValidationIssue } from '../schema/results.ts';
+import type { ValidationIssue } from '../contract/schema/results.ts';
 
 /** Dot path with numeric indexes; `root` for the whole document. */
 export function issuePath(path: readonly PropertyKey[]): string {
