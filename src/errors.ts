@@ -55,7 +55,7 @@ export const errorStatus = {
 /** A wire error code. */
 export type ErrorCode = keyof typeof errorStatus;
 
-/** The error envelope of every non-2xx JSON answer (SEED.md "Errors"). */
+/** The error envelope of every non-2xx JSON answer (docs/governed-conventions.md#errors-and-status-taxonomy). */
 export interface ErrorBody {
   error: ErrorCode;
   message: string;

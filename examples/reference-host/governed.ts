@@ -1,5 +1,5 @@
 /**
- * The governed demo resources of the reference host (REFERENCE-HOST.md): customers, invoices and
+ * The governed demo resources of the reference host (docs/reference-host.md): customers, invoices and
  * activity events from the entity documents in `examples/entities/`, the `/v1/audit` routes, the
  * change feed `/v1/events` (customers and invoices emit events; activity events are tier-3), an
  * optional webhook from `CELLGATE_WEBHOOK_URL` / `CELLGATE_WEBHOOK_SECRET`,

@@ -12,7 +12,7 @@ import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 /** Options that shape a {@link ContractContext}. All optional. */
 export interface ContractContextOptions {
   /**
-   * Custom primitive contracts (DECISIONS A9), listed after the 30 core entries with
+   * Custom primitive contracts (docs/decisions/A09.md), listed after the 30 core entries with
    * `source: "custom"`. A key that shadows a core key is a configuration error.
    * @default []
    */

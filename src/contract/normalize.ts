@@ -1,5 +1,5 @@
 /**
- * Normalization of a valid manifest (DECISIONS A7): omitted `entities`, `pages`, `roles` become
+ * Normalization of a valid manifest (docs/decisions/A07.md): omitted `entities`, `pages`, `roles` become
  * `[]`, an omitted `navigation` becomes `{ items: [] }`, and zod defaults are filled (governance
  * `tier-2` with rollback, dataContext `idParam: "id"`). Idempotent, and the result re-validates.
  */

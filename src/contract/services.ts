@@ -93,7 +93,7 @@ const filterValue = (value: string | null | undefined): string | undefined => (v
 
 /** Parameters of the manifest and entity schema answers. */
 export interface SchemaVersionParams {
-  /** `latest` or `v1alpha1` (DECISIONS A1); anything else is 400. @default "latest" */
+  /** `latest` or `v1alpha1` (docs/decisions/A01.md); anything else is 400. @default "latest" */
   version?: string | null;
 }
 /** Parameters of the page and capability schema answers. */
@@ -176,7 +176,7 @@ export function getExample(key: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Validation (200 whether valid or not, DECISIONS A13)
+// Validation (200 whether valid or not, docs/decisions/A13.md)
 // ---------------------------------------------------------------------------------------------
 
 /** `POST /api/validate/manifest`, MCP `validate_manifest`. Body `{ manifest }`. */
@@ -205,7 +205,7 @@ export function validateEntityDocument(body: unknown): ValidationResult {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Guidance (200, DECISIONS A13–A16)
+// Guidance (200, docs/decisions/A13.md–docs/decisions/A16.md)
 // ---------------------------------------------------------------------------------------------
 
 /** `POST /api/guidance/recommend`, MCP `recommend_manifest_structure`. Body `{ goal }`. */

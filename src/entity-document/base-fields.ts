@@ -1,5 +1,5 @@
 /**
- * The base fields of every governed record, by scope (SEED.md "Mandatory base fields"). A document
+ * The base fields of every governed record, by scope (docs/contract-conventions.md#standalone-entity-definition-document). A document
  * may declare them (their descriptors are checked) or leave them out (they are added), so entity
  * documents stay short.
  */

@@ -1,6 +1,6 @@
 /**
  * The standalone entity definition document: schema, validation, `defineEntity`, and the storage
- * model a driver receives (DECISIONS B1, B2).
+ * model a driver receives (docs/decisions/B01.md, docs/decisions/B02.md).
  */
 import { ConfigurationError } from '../errors.ts';
 import type { ValidationIssue, ValidationResult } from '../contract/schema/results.ts';

@@ -1,4 +1,4 @@
-/** Turns zod issues into the project's stable `{ field, message }` pairs (DECISIONS A2, A3). */
+/** Turns zod issues into the project's stable `{ field, message }` pairs (docs/decisions/A02.md, docs/decisions/A03.md). */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../contract/schema/results.ts';
 

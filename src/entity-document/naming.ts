@@ -1,5 +1,5 @@
 /**
- * Name conversions of governed entities (DECISIONS B2): snake_case in documents and storage,
+ * Name conversions of governed entities (docs/decisions/B02.md): snake_case in documents and storage,
  * camelCase on the wire, plural kebab-case in resource paths.
  */
 

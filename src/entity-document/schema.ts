@@ -1,12 +1,12 @@
 /**
- * The standalone entity definition document (SEED.md "standalone entity definition document",
- * DECISIONS B1): the snake_case document a team writes to define one governed entity. One zod
+ * The standalone entity definition document (docs/contract-conventions.md#standalone-entity-definition-document,
+ * docs/decisions/B01.md): the snake_case document a team writes to define one governed entity. One zod
  * schema for validation, types and JSON Schema; cross-field rules live in `rules.ts`.
  */
 import { z } from 'zod';
 import { list } from '../contract/schema/common.ts';
 
-/** Filter operators a data block may declare (SEED.md data block). */
+/** Filter operators a data block may declare (docs/contract-conventions.md#standalone-entity-definition-document data block). */
 export const FILTER_OPERATORS = ['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt'] as const;
 
 /** Field types of a descriptor. */
@@ -25,8 +25,8 @@ const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[
 const roleList = list(z.string().min(1, { error: 'Must not be empty' })).describe('Role names (workspace-relative; tenant-wide roles count everywhere).');
 
 /**
- * One field descriptor. Beyond SEED.md's properties (type, format, description, nullable,
- * optional, sensitive, enum), cellgate adds two audit redaction controls (DECISIONS B9):
+ * One field descriptor. Beyond docs/contract-conventions.md's properties (type, format, description, nullable,
+ * optional, sensitive, enum), cellgate adds two audit redaction controls (docs/decisions/B09.md):
  * `redact` for free text and `credential` for secrets.
  */
 export const FieldDescriptorSchema = z
@@ -71,7 +71,7 @@ export const DataBlockSchema = z
   })
   .meta({ id: 'EntityDataBlock' });
 
-/** The standalone entity definition document, snake_case (SEED.md). */
+/** The standalone entity definition document, snake_case (docs/contract-conventions.md). */
 export const EntityDocumentSchema = z
   .strictObject({
     $schema: z

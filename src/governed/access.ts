@@ -1,5 +1,5 @@
 /**
- * Access decisions of governed resources (SEED.md "Authentication", DECISIONS B11). Pure functions
+ * Access decisions of governed resources (docs/governed-conventions.md#authentication-and-access, docs/decisions/B11.md). Pure functions
  * of the actor, the entity's permissions and the scope; they throw the wire error on a denial.
  */
 import type { EntityDefinitionDocument } from '../entity-document/index.ts';

@@ -17,7 +17,7 @@ export interface BusinessField {
   indexed: boolean;
 }
 
-/** Server-assigned properties a body must never carry (DECISIONS B5). */
+/** Server-assigned properties a body must never carry (docs/decisions/B05.md). */
 export const SERVER_ASSIGNED = new Set(['id', 'version', 'tenantId', 'workspaceId', 'cellId', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'deletedAt', 'deletedBy']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

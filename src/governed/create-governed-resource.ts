@@ -1,5 +1,5 @@
 /**
- * `createGovernedResource`: REST endpoints for one governed entity (SEED.md Area B) as a Fetch
+ * `createGovernedResource`: REST endpoints for one governed entity (docs/governed-conventions.md Area B) as a Fetch
  * handler, plus the programmatic service behind them. Unmatched requests fall through
  * (`handler.match` resolves `undefined`), so several resources and the host's own routes chain.
  */
@@ -175,7 +175,7 @@ function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
 }
 
 /**
- * Mounts one governed entity: REST routes by scope under `/v1` (SEED.md Area B), JWT auth,
+ * Mounts one governed entity: REST routes by scope under `/v1` (docs/governed-conventions.md Area B), JWT auth,
  * optimistic concurrency, soft delete, audit, rollback, rate limiting. Throws a
  * {@link ConfigurationError} on a bad entity document or option.
  *

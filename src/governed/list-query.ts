@@ -1,5 +1,5 @@
 /**
- * The one parser of list parameters (DECISIONS B12), compiled per entity: paging, sorting, filters
+ * The one parser of list parameters (docs/decisions/B12.md), compiled per entity: paging, sorting, filters
  * with their declared operators, `q` search, `includeDeleted`. It takes the programmatic form
  * (numbers, typed values) and the query-string form (text) alike, so the HTTP edge and the service
  * check a list request with the same schema. Bad parameters → 400 naming each parameter.
@@ -14,7 +14,7 @@ import type { ListFilterParam, ListParams } from './types.ts';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
-/** The parts of an entity document a list query depends on (structural, SEED.md snake_case form). */
+/** The parts of an entity document a list query depends on (structural, docs/contract-conventions.md#standalone-entity-definition-document snake_case form). */
 export interface ListableEntity {
   fields: Record<string, { type: string; format?: string | undefined; enum?: readonly string[] | undefined }>;
   data?:

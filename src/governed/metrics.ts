@@ -1,5 +1,5 @@
 /**
- * In-process metrics and the logger hook of governed writes (SEED.md "Events", DECISIONS B17):
+ * In-process metrics and the logger hook of governed writes (docs/governed-conventions.md#events, docs/decisions/B17.md):
  * counters and a histogram with a Prometheus text rendering. Runtime-neutral, no dependency.
  */
 
@@ -112,7 +112,7 @@ export function createMetricsRegistry(): MetricsRegistry {
 /** The registry governed services use unless given another one. */
 export const defaultMetricsRegistry: MetricsRegistry = createMetricsRegistry();
 
-/** The metrics of SEED.md "Events", bound to one registry. */
+/** The metrics of docs/governed-conventions.md#events, bound to one registry. */
 export interface GovernedMetrics {
   writes: Counter;
   conflicts: Counter;

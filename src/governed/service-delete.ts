@@ -1,4 +1,4 @@
-/** Delete: a soft delete (version + 1, `entity.deleted`); one version carrier is required (DECISIONS B4, B6). */
+/** Delete: a soft delete (version + 1, `entity.deleted`); one version carrier is required (docs/decisions/B04.md, docs/decisions/B06.md). */
 import { validationError } from '../errors.ts';
 import { authorize } from './access.ts';
 import { carrierOf, checkVersion, live, nextState, write, written, type ServiceOperation } from './service-context.ts';

@@ -1,4 +1,4 @@
-/** History reads of one entity (DECISIONS B8): its audit records, one audit record, a record's versions. */
+/** History reads of one entity (docs/decisions/B08.md): its audit records, one audit record, a record's versions. */
 import { CellgateError } from '../errors.ts';
 import { authorize } from './access.ts';
 import { snapshotOf } from './audit/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Rollback (DECISIONS B6, B7): a new version with the exact state of an earlier one, from the
+ * Rollback (docs/decisions/B06.md, docs/decisions/B07.md): a new version with the exact state of an earlier one, from the
  * unredacted per-version store; restores a soft-deleted record when the target precedes the delete.
  */
 import { CellgateError } from '../errors.ts';

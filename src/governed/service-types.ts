@@ -26,7 +26,7 @@ export type UpdateBody<T extends EntityTypes = GeneralEntityTypes> =
 /** A per-tenant switch: a constant or a function of the tenant id. */
 export type TenantSwitch = boolean | ((tenantId: string) => boolean);
 
-/** Audit content switches (SEED.md "Per-tenant switches", DECISIONS B9). */
+/** Audit content switches (docs/governed-conventions.md#redaction-rules, docs/decisions/B09.md). */
 export interface AuditOptions {
   /** Store a redacted snapshot of the new state on each audit record. @default false */
   storeSnapshots?: TenantSwitch;
@@ -34,7 +34,7 @@ export interface AuditOptions {
   storeDiffValues?: TenantSwitch;
 }
 
-/** Redaction key material (DECISIONS B9). */
+/** Redaction key material (docs/decisions/B09.md). */
 export interface RedactionOptions {
   /**
    * Secret for the keyed HMAC-SHA256 of `redact: "hash"` fields; the key of each tenant is derived

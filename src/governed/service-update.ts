@@ -1,6 +1,6 @@
 /**
  * Update (PATCH): the merge form `{ expectedVersion, ...fields }` or the JSON Patch form
- * `{ expectedVersion, patch: [ops] }` (DECISIONS B5); If-Match may replace `expectedVersion`.
+ * `{ expectedVersion, patch: [ops] }` (docs/decisions/B05.md); If-Match may replace `expectedVersion`.
  * A PATCH that changes nothing answers the unchanged record and writes no audit row.
  */
 import { validationError } from '../errors.ts';
@@ -21,7 +21,7 @@ export interface UpdateInput {
   body: Record<string, unknown>;
 }
 
-/** The body's `expectedVersion` and the rest; one of it or If-Match is required (DECISIONS B4). */
+/** The body's `expectedVersion` and the rest; one of it or If-Match is required (docs/decisions/B04.md). */
 export function splitExpectedVersion(body: Record<string, unknown>, ifMatch: number | undefined, fallback?: number): { expectedVersion: number | undefined; rest: Record<string, unknown> } {
   const { expectedVersion: given, ...rest } = body;
   const expectedVersion = given === undefined ? fallback : parseInput(VersionSchema, given, 'body member', 'expectedVersion');

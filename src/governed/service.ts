@@ -1,5 +1,5 @@
 /**
- * The governed service: the domain core of one governed entity (SEED.md Area B), no HTTP. Each
+ * The governed service: the domain core of one governed entity (docs/governed-conventions.md Area B), no HTTP. Each
  * operation lives in its own module over one shared context (`service-context.ts`); this module
  * is the programmatic edge: it parses its caller's arguments with the same schemas the HTTP edge
  * uses, checks access, then runs the operation. Every mutation is one storage transaction.

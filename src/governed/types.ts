@@ -1,6 +1,6 @@
 /**
  * Public types of the governed-resource core: who acts, in which scope, with which request
- * metadata, and the camelCase shapes it answers (SEED.md Area B).
+ * metadata, and the camelCase shapes it answers (docs/governed-conventions.md Area B).
  */
 import type { AuditEventType, AuditRecord, CountMethod, FilterOperator, StoredRecord } from '../storage/types.ts';
 
@@ -21,7 +21,7 @@ export interface Actor {
   plan?: string;
 }
 
-/** Request metadata stored on audit records (DECISIONS B14). All optional in programmatic use. */
+/** Request metadata stored on audit records (docs/decisions/B14.md). All optional in programmatic use. */
 export interface RequestMeta {
   /** From `X-Correlation-ID` (generated when absent). */
   requestId?: string | null;
@@ -56,7 +56,7 @@ export type GeneralFields = { [field: string]: unknown };
  */
 export type EntityData<F extends object = GeneralFields> = Omit<StoredRecord, 'fields'> & F;
 
-/** `meta` of a single-resource answer (always present, SEED.md). */
+/** `meta` of a single-resource answer (always present, docs/governed-conventions.md). */
 export interface RecordMeta {
   version: number;
   createdAt: string;
@@ -94,7 +94,7 @@ export interface ListFilterParam {
   value: unknown;
 }
 
-/** List parameters, already parsed from the query string (DECISIONS B12). */
+/** List parameters, already parsed from the query string (docs/decisions/B12.md). */
 export interface ListParams {
   /** 1-based. @default 1 */
   page?: number;
@@ -117,10 +117,10 @@ export interface ListParams {
   count?: CountMethod;
 }
 
-/** An audit record on the wire (camelCase fields of SEED.md's audit record, plus `reason`). */
+/** An audit record on the wire (camelCase fields of docs/governed-conventions.md#audit-record's audit record, plus `reason`). */
 export type AuditView = AuditRecord;
 
-/** One entry of `…/:id/versions` (DECISIONS B8). */
+/** One entry of `…/:id/versions` (docs/decisions/B08.md). */
 export interface VersionView {
   version: number;
   eventType: AuditEventType;
@@ -146,7 +146,7 @@ export interface HistoryParams {
 
 /**
  * How the expected version arrived: `body`/query (`expectedVersion`, stale → 409 CONFLICT) or the
- * `If-Match` header (stale → 412 PRECONDITION_FAILED). DECISIONS B4.
+ * `If-Match` header (stale → 412 PRECONDITION_FAILED). docs/decisions/B04.md.
  */
 export interface ConcurrencyOptions {
   /** Version from `If-Match`; when set, a stale version answers 412. */

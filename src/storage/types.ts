@@ -117,7 +117,7 @@ export interface ListResult {
   count?: 'exact' | 'planned';
 }
 
-/** Audit event types (SEED.md "Events"). */
+/** Audit event types (docs/governed-conventions.md#events). */
 export type AuditEventType =
   | 'entity.created'
   | 'entity.updated'
@@ -127,7 +127,7 @@ export type AuditEventType =
   | 'entity.permission_changed';
 
 /**
- * One audit record, the fields of SEED.md's audit record in camelCase, plus `reason` (the
+ * One audit record, the fields of docs/governed-conventions.md#audit-record's audit record in camelCase, plus `reason` (the
  * optional rollback reason). Append-only: a driver never updates or deletes one.
  */
 export interface AuditRecord extends RecordScope {

@@ -1,5 +1,5 @@
 /**
- * DECISIONS A13 for every POST: bad bodies get the documented status and envelope, never a 5xx;
+ * docs/decisions/A13.md for every POST: bad bodies get the documented status and envelope, never a 5xx;
  * well-formed requests answer 200 whether the document is valid or not.
  */
 import { describe, expect, it } from 'vitest';

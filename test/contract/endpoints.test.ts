@@ -1,4 +1,4 @@
-/** Every Area A GET endpoint through the bare handler: shapes of SEED.md, DECISIONS A1, A8, A11, A12, A17. */
+/** Every Area A GET endpoint through the bare handler: shapes of docs/contract-conventions.md, docs/decisions/A01.md, docs/decisions/A08.md, docs/decisions/A11.md, docs/decisions/A12.md, docs/decisions/A17.md. */
 import { describe, expect, it } from 'vitest';
 import { call, envelope, handlerWith, json, post } from './support.ts';
 
@@ -109,7 +109,7 @@ describe('primitives', () => {
 });
 
 describe('examples', () => {
-  it('lists the four examples (SEED.md)', async () => {
+  it('lists the four examples of the catalog', async () => {
     const list = await json<Array<Record<string, unknown>>>(call(handler, '/api/examples'));
     expect(list.map((e) => e.key)).toEqual(['minimal-manifest', 'crm-manifest', 'entities/customer.entity', 'entities/invoice.entity']);
     for (const entry of list) expect(Object.keys(entry).sort()).toEqual(['description', 'entities', 'format', 'key', 'title']);

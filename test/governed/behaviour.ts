@@ -1,5 +1,5 @@
 /**
- * The HTTP behaviour of governed resources (issue 6, SEED.md Area B, DECISIONS B2–B18) as one
+ * The HTTP behaviour of governed resources (issue 6, docs/governed-conventions.md Area B, docs/decisions/B02.md–docs/decisions/B18.md) as one
  * suite over a storage factory, so every driver runs the same checks:
  *
  *   describeGovernedBehaviour('memory', () => memoryStorage());
@@ -350,7 +350,7 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const a = (await createCustomer(s)).body.data;
         const other = (await send(s.api, 'POST', paths.customers(ids.otherWs), { token: s.tokens.admin, body: customer() })).body.data;
         const tenantLevel = (await send(s.api, 'POST', paths.events(), { token: s.tokens.admin, body: { kind: 'login', payload: { ok: true } } })).body.data;
-        // Without workspaceId: the records of its workspaces, none of other workspaces, none at tenant level (DECISIONS B8).
+        // Without workspaceId: the records of its workspaces, none of other workspaces, none at tenant level (docs/decisions/B08.md).
         const reach = await send(s.api, 'GET', '/v1/audit', { token: s.tokens.editor });
         expect(reach.status).toBe(200);
         expect(reach.body.data.map((r: { resourceId: string }) => r.resourceId)).toEqual([a.id]);

@@ -1,5 +1,5 @@
 /**
- * The carrier a request used decides 409 or 412 (DECISIONS B4), also when the conditional UPDATE
+ * The carrier a request used decides 409 or 412 (docs/decisions/B04.md), also when the conditional UPDATE
  * matches no row because a concurrent writer moved the version after our read. On PostgreSQL
  * (READ COMMITTED, a pool of connections) racing writers reach that path; every If-Match refusal
  * must be 412 and every body or query `expectedVersion` refusal 409.

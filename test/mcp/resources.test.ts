@@ -38,7 +38,7 @@ async function read(slug: string): Promise<string> {
 }
 
 describe('resources', () => {
-  it('lists the 5 SEED.md resources, named platform-*, as text/markdown', async () => {
+  it('lists the 5 specified resources, named platform-*, as text/markdown', async () => {
     const { resources } = await client.listResources();
     const slugs = ['manifest-format', 'entity-schema', 'page-types', 'field-types', 'primitive-catalog'];
     expect(resources.map((r) => r.uri)).toEqual(slugs.map((s) => `platform://docs/${s}`));

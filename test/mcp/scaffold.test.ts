@@ -1,5 +1,5 @@
 /**
- * scaffold_primitive over HTTP (DECISIONS A10): data only without a project folder; with one,
+ * scaffold_primitive over HTTP (docs/decisions/A10.md): data only without a project folder; with one,
  * files land inside it, never outside, never over an existing file, and the new primitive is
  * then visible to the other tools.
  */

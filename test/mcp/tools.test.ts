@@ -9,7 +9,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { connectClient, rest, startHost, type TestHost } from './support.ts';
 
-const SEED_TOOLS = [
+const SPECIFIED_TOOLS = [
   'get_manifest_schema',
   'get_entity_definition_schema',
   'get_page_schema',
@@ -77,9 +77,9 @@ function failure(result: CallToolResult, mention: RegExp): void {
 }
 
 describe('tools/list', () => {
-  it('lists exactly the 19 SEED.md tools, in order, each with description, input and output schema', async () => {
+  it('lists exactly the 19 specified tools, in order, each with description, input and output schema', async () => {
     const listed = (await client.listTools()).tools;
-    expect(listed.map((t) => t.name)).toEqual(SEED_TOOLS);
+    expect(listed.map((t) => t.name)).toEqual(SPECIFIED_TOOLS);
     for (const tool of listed) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');
@@ -87,7 +87,7 @@ describe('tools/list', () => {
     }
   });
 
-  it('declares the SEED.md parameters with the right required members', () => {
+  it('declares the specified parameters with the right required members', () => {
     const params = (name: string) => Object.keys(tools.get(name)!.inputSchema.properties ?? {}).sort();
     const required = (name: string) => [...(tools.get(name)!.inputSchema.required ?? [])].sort();
     expect(params('get_manifest_schema')).toEqual(['version']);

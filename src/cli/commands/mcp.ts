@@ -1,6 +1,6 @@
 /**
  * `cellgate mcp`: serves the 19 MCP tools and 5 resources over stdio for a local agent
- * (DECISIONS A19). With `--project <dir>` the server runs in local mode: custom primitives are
+ * (docs/decisions/A19.md). With `--project <dir>` the server runs in local mode: custom primitives are
  * loaded from the folder and `scaffold_primitive` writes its files inside it.
  */
 import { resolve } from 'node:path';

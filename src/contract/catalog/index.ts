@@ -1,5 +1,5 @@
 /**
- * UI primitive catalog (DECISIONS A8–A10): the 30 core primitives with props schemas and examples,
+ * UI primitive catalog (docs/decisions/A08.md–docs/decisions/A10.md): the 30 core primitives with props schemas and examples,
  * custom primitives from options or a project folder, and the scaffold of new ones.
  */
 export { createPrimitiveRegistry } from './registry.ts';

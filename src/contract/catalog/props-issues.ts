@@ -1,6 +1,6 @@
 /**
  * Problems found in props and contracts as `{ field, message }`, worded by the contract's own error
- * map (DECISIONS A2) so a props check reads like every other validation answer.
+ * map (docs/decisions/A02.md) so a props check reads like every other validation answer.
  */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../schema/results.ts';

@@ -1,5 +1,5 @@
 /**
- * Shapes of the UI primitive catalog (SEED.md "UI primitive", DECISIONS A8–A10): one zod schema per
+ * Shapes of the UI primitive catalog (docs/contract-conventions.md#primitive-catalog, docs/decisions/A08.md–docs/decisions/A10.md): one zod schema per
  * shape, reused for validation, TypeScript types, JSON Schema/OpenAPI and MCP tool schemas.
  */
 import { z } from 'zod';
@@ -101,7 +101,7 @@ export const PrimitiveExampleSchema = z
   })
   .meta({ id: 'PrimitiveExample' });
 
-/** The contract of a custom primitive (DECISIONS A9). */
+/** The contract of a custom primitive (docs/decisions/A09.md). */
 export const PrimitiveContractSchema = z
   .strictObject({
     key: PrimitiveKeySchema,

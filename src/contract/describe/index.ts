@@ -1,6 +1,6 @@
 /**
- * Schema descriptions served by `GET /api/schemas/*` and the MCP discovery tools (SEED.md "Schema
- * description shape", DECISIONS A1/A12), derived from the zod schemas and the semantic rule table,
+ * Schema descriptions served by `GET /api/schemas/*` and the MCP discovery tools (docs/contract-conventions.md "Schema
+ * description shape", docs/decisions/A01.md, docs/decisions/A12.md), derived from the zod schemas and the semantic rule table,
  * plus memoised JSON Schema of the manifest and entity contracts.
  */
 import { z } from 'zod';
@@ -29,7 +29,7 @@ import type {
 
 export * from './shapes.ts';
 
-/** Values the `version` parameter of the schema endpoints accepts (DECISIONS A1). */
+/** Values the `version` parameter of the schema endpoints accepts (docs/decisions/A01.md). */
 export const SUPPORTED_SCHEMA_VERSIONS = ['latest', 'v1alpha1'] as const;
 
 const sentences = (rules: readonly AnyRule[]): string[] => rules.map((rule) => rule.description);

@@ -8,7 +8,7 @@ import { errorStatus, type ErrorCode } from '../../errors.ts';
 import { openApiPath, type RouteDefinition } from '../http/route.ts';
 import { ComponentCollector, schemaId, type JsonSchema } from './json-schema.ts';
 
-/** The error envelope of every non-2xx answer (SEED.md "Errors"). */
+/** The error envelope of every non-2xx answer (docs/governed-conventions.md#errors-and-status-taxonomy). */
 export const ErrorEnvelopeSchema = z
   .object({
     error: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).describe('Machine-readable error code.'),

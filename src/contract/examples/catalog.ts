@@ -1,4 +1,4 @@
-/** The example catalog (SEED.md "example entry"): four YAML documents served as JSON. */
+/** The example catalog (docs/contract-conventions.md#example-entries): four YAML documents served as JSON. */
 import { z } from 'zod';
 
 /** One entry of `GET /api/examples` / `list_examples`. */

@@ -1,5 +1,5 @@
 /**
- * Turns the bundled YAML text of an example into the JSON the API answers (DECISIONS A11): parse,
+ * Turns the bundled YAML text of an example into the JSON the API answers (docs/decisions/A11.md): parse,
  * drop `$schema`, inline `$ref` entity files. Each example is parsed once and memoised.
  */
 import { parse } from 'yaml';

@@ -1,5 +1,5 @@
 /**
- * `explainErrors` (DECISIONS A16): for each validation error, a fix and the MCP tools that give the
+ * `explainErrors` (docs/decisions/A16.md): for each validation error, a fix and the MCP tools that give the
  * schema context. An ordered pattern table is matched against the error's field and message; the
  * patterns follow the wording of our own validators (schema/messages.ts and validate/rules).
  */

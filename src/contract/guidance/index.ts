@@ -1,5 +1,5 @@
 /**
- * Guidance for building manifests (DECISIONS A14–A16): recommend a structure from a goal, suggest
+ * Guidance for building manifests (docs/decisions/A14.md–docs/decisions/A16.md): recommend a structure from a goal, suggest
  * pages and relations for entities, explain validation errors.
  */
 export { explainErrors } from './explain.ts';

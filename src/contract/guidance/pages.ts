@@ -1,5 +1,5 @@
 /**
- * Page set for a list of entities (SEED.md guidance rule 2, DECISIONS A15): a dashboard first, then
+ * Page set for a list of entities (docs/contract-conventions.md#guidance-rules guidance rule 2, docs/decisions/A15.md): a dashboard first, then
  * list, detail and create pages per entity, and a navigation with one item per list page.
  */
 import type { NavigationPageItem } from '../schema/navigation.ts';

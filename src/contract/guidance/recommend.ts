@@ -1,5 +1,5 @@
 /**
- * `recommend(goal)` (DECISIONS A14): picks the domain template whose keywords occur most often as
+ * `recommend(goal)` (docs/decisions/A14.md): picks the domain template whose keywords occur most often as
  * whole words of the goal (plural-folded, case-insensitive), never as substrings, so "three" is not
  * "hr" and "border" is not "order".
  */

@@ -1,5 +1,5 @@
 /**
- * Relation suggestions (SEED.md guidance rule 3): a field `<other>_id` naming another input entity
+ * Relation suggestions (docs/contract-conventions.md#guidance-rules guidance rule 3): a field `<other>_id` naming another input entity
  * is a belongs_to from its holder; then the domain templates' relations between input entities.
  */
 import type { RelationInputEntity, RelationSuggestion } from './schemas.ts';

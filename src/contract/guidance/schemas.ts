@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of the guidance answers (SEED.md "guidance", DECISIONS A14–A16). The
+ * Request and response shapes of the guidance answers (docs/contract-conventions.md#guidance-rules, docs/decisions/A14.md–docs/decisions/A16.md). The
  * REST routes validate bodies with the request schemas, MCP uses them as tool input/output schemas.
  * Generated pages and navigation reuse the contract's own page and navigation schemas.
  */
@@ -10,7 +10,7 @@ import { PageDefinitionSchema } from '../schema/page.ts';
 import { RELATION_KINDS } from '../schema/relation.ts';
 import { MAX_EXPLAINED_ERRORS, MAX_GUIDANCE_ENTITIES, MAX_GUIDANCE_KEY_LENGTH, MAX_GUIDANCE_TEXT_LENGTH } from '../../limits.ts';
 
-/** The `matchedDomain` values (DECISIONS A14), in tie-break order. */
+/** The `matchedDomain` values (docs/decisions/A14.md), in tie-break order. */
 export const GUIDANCE_DOMAINS = ['crm', 'ticket', 'inventory', 'project', 'hr', 'order'] as const;
 
 const entityKey = z.string().max(MAX_GUIDANCE_KEY_LENGTH).regex(SNAKE_CASE, { error: SNAKE_CASE_MESSAGE });

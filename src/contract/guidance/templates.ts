@@ -1,5 +1,5 @@
 /**
- * The six domain templates of `recommend` (DECISIONS A14; contents after REFERENCE-AREA-A §7.1,
+ * The six domain templates of `recommend` (docs/decisions/A14.md; contents after docs/decisions/A14.md,
  * reasons in our own words). Order matters: on equal scores the earlier template wins.
  */
 import type { GuidanceDomain, RelationSuggestion, SuggestedEntity } from './schemas.ts';

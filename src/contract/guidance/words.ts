@@ -1,5 +1,5 @@
 /**
- * English word handling for guidance: real plurals for generated titles and paths (DECISIONS A15)
+ * English word handling for guidance: real plurals for generated titles and paths (docs/decisions/A15.md)
  * and plural folding for whole-word goal matching (A14). Deliberately small: regular rules plus
  * the irregular nouns business entities actually use.
  */

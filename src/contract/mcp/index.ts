@@ -1,5 +1,5 @@
 /**
- * MCP for the contract API (SEED.md "Area A: MCP endpoint", DECISIONS A18/A19): the 19 tools and
+ * MCP for the contract API (docs/contract-conventions.md#mcp-tools-and-resources, docs/decisions/A18.md, docs/decisions/A19.md): the 19 tools and
  * 5 resources as an `McpServer`, and the stateless Streamable HTTP endpoint that
  * `createContractHandler` mounts. Runtime-neutral; the stdio server lives in `./stdio.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * The 5 documentation resources (SEED.md, DECISIONS A19): markdown rendered from the same sources
+ * The 5 documentation resources (docs/contract-conventions.md, docs/decisions/A19.md): markdown rendered from the same sources
  * as the REST answers (the schema descriptions, the field schema, the primitive registry), so the
  * docs an agent reads can never disagree with what the API validates.
  */
@@ -131,7 +131,7 @@ const resource = (slug: string, title: string, description: string, render: McpR
   render,
 });
 
-/** The 5 resources, in SEED.md order. */
+/** The 5 resources, in docs/contract-conventions.md order. */
 export const mcpResources: readonly McpResource[] = [
   resource('manifest-format', 'Manifest format', 'Root structure, spec fields and semantic rules of a CellManifestV1.', manifestFormat),
   resource('entity-schema', 'Entity schema', 'The EntityDefinition contract and its rules.', entitySchema),

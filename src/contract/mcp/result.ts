@@ -1,5 +1,5 @@
 /**
- * The two result shapes every tool returns (DECISIONS A19): a success carries a markdown summary,
+ * The two result shapes every tool returns (docs/decisions/A19.md): a success carries a markdown summary,
  * the REST answer as JSON text and the same data as `structuredContent`; an application error
  * carries `isError: true` and a message naming the tool to call instead.
  */

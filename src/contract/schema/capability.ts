@@ -1,4 +1,4 @@
-/** `CapabilityDefinition`: a user-facing action of an entity (DECISIONS A5), told apart by `type`. */
+/** `CapabilityDefinition`: a user-facing action of an entity (docs/decisions/A05.md), told apart by `type`. */
 import { z } from 'zod';
 import { labelled, list, nonEmptyString, snakeKey } from './common.ts';
 

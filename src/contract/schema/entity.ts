@@ -14,7 +14,7 @@ import {
   LifecycleDefinitionSchema,
 } from './entity-blocks.ts';
 
-/** `EntityDefinition` (strict; `description` accepted per DECISIONS A4). */
+/** `EntityDefinition` (strict; `description` accepted per docs/decisions/A04.md). */
 export const EntityDefinitionSchema = z
   .strictObject({
     key: snakeKey().describe('Unique entity identifier.'),

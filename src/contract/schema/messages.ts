@@ -1,6 +1,6 @@
 /**
  * The project's own wording of structural (zod) problems, kept stable across zod releases
- * (DECISIONS A2): every parse of a contract schema goes through {@link contractErrorMap}, and every
+ * (docs/decisions/A02.md): every parse of a contract schema goes through {@link contractErrorMap}, and every
  * zod issue becomes a `{ field, message }` through {@link toValidationIssues}. Schema-level
  * messages (`.regex(re, { error })`) still win, so the few custom sentences live beside their rule.
  */
@@ -83,7 +83,7 @@ export function contractErrorMap(issue: Issue): string {
  */
 export const parseOptions = { error: contractErrorMap, ...issueBudget } as const;
 
-/** A structural path: dot-joined with numeric indexes, `root` for the document itself (DECISIONS A3). */
+/** A structural path: dot-joined with numeric indexes, `root` for the document itself (docs/decisions/A03.md). */
 export function structuralPath(path: readonly PropertyKey[]): string {
   return path.length === 0 ? 'root' : path.map(String).join('.');
 }

@@ -1,4 +1,4 @@
-/** `spec.navigation`: the sidebar tree of page items and groups (DECISIONS A6). */
+/** `spec.navigation`: the sidebar tree of page items and groups (docs/decisions/A06.md). */
 import { z } from 'zod';
 import { list, nonEmptyString } from './common.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Builds the audit record of one state change (SEED.md "Area B: audit record", DECISIONS B9):
+ * Builds the audit record of one state change (docs/governed-conventions.md#audit-record, docs/decisions/B09.md):
  * JSON Patch diff from before to after, redaction per field, per-tenant snapshot and diff-value
  * switches, tier-3 minimal records.
  */

@@ -1,5 +1,5 @@
 /**
- * Redaction of audit content (SEED.md "Redaction rules", DECISIONS B9): sensitive fields keep path
+ * Redaction of audit content (docs/governed-conventions.md#redaction-rules, docs/decisions/B09.md): sensitive fields keep path
  * and operation only; `redact: "hash"` keeps a keyed HMAC-SHA256 stable per tenant; `redact:
  * "length"` keeps the length; credentials never keep anything. Web Crypto only (runtime-neutral).
  */

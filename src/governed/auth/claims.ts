@@ -1,5 +1,5 @@
 /**
- * The default token claims (DECISIONS.md B10) and their mapping to an {@link Actor}. One zod
+ * The default token claims (docs/decisions/B10.md) and their mapping to an {@link Actor}. One zod
  * schema describes the claims; a token whose claims do not fit it is refused with 401.
  */
 import { z } from 'zod';

@@ -2,7 +2,7 @@
 import { SignJWT } from 'jose';
 import { secretBytes } from './verify.ts';
 
-/** Input of {@link signDevToken}: the default claims of DECISIONS.md B10 in camelCase. */
+/** Input of {@link signDevToken}: the default claims of docs/decisions/B10.md in camelCase. */
 export interface DevTokenInput {
   /** HS256 secret, at least 32 bytes. */
   secret: string | Uint8Array;

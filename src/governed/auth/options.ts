@@ -1,4 +1,4 @@
-/** Options of token verification for governed resources (DECISIONS.md B10). */
+/** Options of token verification for governed resources (docs/decisions/B10.md). */
 import type { JWK, JWTPayload } from 'jose';
 import type { Actor } from '../types.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Tenant-wide history (DECISIONS B8): `GET /v1/audit` and `GET /v1/audit/:auditId`, read straight
+ * Tenant-wide history (docs/decisions/B08.md): `GET /v1/audit` and `GET /v1/audit/:auditId`, read straight
  * from storage (records are redacted when written), tenant from the token, `audit:read` required.
  * Reach: a tenant-wide role reads the whole tenant; otherwise the actor reads the records of the
  * workspaces where it holds a role, never tenant-level ones. `workspaceId` narrows either.

@@ -1,8 +1,8 @@
-/** The deprecation headers of governed answers (DECISIONS B18). Request headers are parsed by the operation table. */
+/** The deprecation headers of governed answers (docs/decisions/B18.md). Request headers are parsed by the operation table. */
 import { ConfigurationError } from '../../errors.ts';
 
 /**
- * Marks a resource deprecated (DECISIONS B18): answers carry `Deprecation: true`, `Sunset` when a
+ * Marks a resource deprecated (docs/decisions/B18.md): answers carry `Deprecation: true`, `Sunset` when a
  * date is given, and a `Link` to the migration notes when given.
  *
  * @example

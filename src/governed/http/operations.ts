@@ -33,7 +33,7 @@ export const TARGET_SUFFIX: Record<OperationTarget, string> = {
   auditItem: '/{auditId}',
 };
 
-/** Path prefix of each scope (DECISIONS B3); the tenant always comes from the token. */
+/** Path prefix of each scope (docs/decisions/B03.md); the tenant always comes from the token. */
 export const SCOPE_PREFIX: Record<EntityScope, string> = {
   'system-global': '/v1',
   'workspace-shared': '/v1/workspaces/{workspaceId}',
@@ -92,7 +92,7 @@ const versionsOf = ({ headers, query }: RequestParts) => ({
 export const COMMON_ERRORS: ErrorCode[] = ['VALIDATION_ERROR', 'BAD_REQUEST', 'UNAUTHENTICATED', 'FORBIDDEN', 'PLAN_RESTRICTION', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'RATE_LIMITED', 'INTERNAL_ERROR'];
 const WRITE_ERRORS: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
-/** The audit query of `GET /v1/audit` (DECISIONS B8). */
+/** The audit query of `GET /v1/audit` (docs/decisions/B08.md). */
 export const AuditQuerySchema = HistoryParamsSchema.extend({
   resourceType: z
     .string()

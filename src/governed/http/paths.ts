@@ -1,5 +1,5 @@
 /**
- * Resource paths by scope (SEED.md "Area B: resource paths", DECISIONS B3) under an optional
+ * Resource paths by scope (docs/governed-conventions.md#paths, docs/decisions/B03.md) under an optional
  * `basePath`, as the public `paths` of a resource.
  */
 import { ConfigurationError } from '../../errors.ts';

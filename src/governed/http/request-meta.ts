@@ -1,5 +1,5 @@
 /**
- * What the audit trail records about a request (DECISIONS.md B14): the correlation id
+ * What the audit trail records about a request (docs/decisions/B14.md): the correlation id
  * (`X-Correlation-ID`, generated when absent or not a UUID), the W3C trace id of `traceparent`,
  * the client ip (only from a trusted source) and the user agent.
  */

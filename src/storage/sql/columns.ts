@@ -59,7 +59,7 @@ export function scopeColumns(model: EntityStorageModel): string[] {
   return ['tenant_id', 'workspace_id', 'cell_id'];
 }
 
-/** The append-only audit table (SEED.md audit record, snake_case, plus `reason` and `seq`). */
+/** The append-only audit table (docs/governed-conventions.md#audit-record audit record, snake_case, plus `reason` and `seq`). */
 export const AUDIT_TABLE = 'cellgate_audit_log';
 /** Audit columns after `seq`, in order. */
 export const AUDIT_COLUMNS: readonly ColumnSpec[] = [

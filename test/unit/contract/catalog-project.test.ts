@@ -1,6 +1,6 @@
 /**
  * Local mode of the primitive registry: custom primitives read from a project folder's
- * `primitives.yaml`, and `scaffold` writing only inside that folder (DECISIONS A9, A10).
+ * `primitives.yaml`, and `scaffold` writing only inside that folder (docs/decisions/A09.md, docs/decisions/A10.md).
  */
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

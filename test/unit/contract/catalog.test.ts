@@ -1,5 +1,5 @@
 /**
- * The UI primitive catalog: the 30 core entries of DECISIONS A8, their props schemas and examples
+ * The UI primitive catalog: the 30 core entries of docs/decisions/A08.md, their props schemas and examples
  * (A10), custom primitives from options (A9), filters and lookups.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -57,7 +57,7 @@ describe('core catalog', () => {
   const registry = createPrimitiveRegistry();
   const entries = registry.list();
 
-  it('has exactly the 30 keys of DECISIONS A8, in catalog order, without toggle', () => {
+  it('has exactly the 30 keys of docs/decisions/A08.md, in catalog order, without toggle', () => {
     expect(entries).toHaveLength(30);
     expect(entries.map((entry) => entry.key)).toEqual(Object.values(EXPECTED).flat());
     expect(entries.some((entry) => entry.key === 'toggle')).toBe(false);

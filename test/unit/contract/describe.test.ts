@@ -72,7 +72,7 @@ describe('describeManifestSchema', () => {
 });
 
 describe('describeEntitySchema', () => {
-  it('has the 14 fields of SEED.md with key snake_case and description optional', () => {
+  it('has the 14 fields of the manifest-form entity with key snake_case and description optional', () => {
     const d = describeEntitySchema();
     expect(EntitySchemaDescriptionSchema.strict().parse(d)).toEqual(d);
     expect(keys(d.fields)).toEqual([
@@ -114,7 +114,7 @@ describe('describePageSchema', () => {
 });
 
 describe('describeCapabilitySchema', () => {
-  it('lists the fields of DECISIONS A5 and each type with its required fields', () => {
+  it('lists the fields of docs/decisions/A05.md and each type with its required fields', () => {
     const d = describeCapabilitySchema();
     expect(CapabilitySchemaDescriptionSchema.strict().parse(d)).toEqual(d);
     expect(keys(d.fields)).toEqual(['key', 'type', 'name', 'description', 'scope', 'input', 'transition', 'format', 'target']);

@@ -1,5 +1,5 @@
 /**
- * The example catalog (DECISIONS A11): YAML sources bundled as text, parsed to JSON with `$schema`
+ * The example catalog (docs/decisions/A11.md): YAML sources bundled as text, parsed to JSON with `$schema`
  * dropped and `$ref` entities inlined; every example validates with the contract validators.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Guidance (DECISIONS A14–A16): domain matching on whole words, generated pages with real plurals,
+ * Guidance (docs/decisions/A14.md–docs/decisions/A16.md): domain matching on whole words, generated pages with real plurals,
  * relation suggestions, and error explanations for messages our validators really produce.
  */
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ import type { ValidationIssue } from '../../../src/contract/schema/results.ts';
 
 const NO_MATCH = { matchedDomain: null, suggestedEntities: [], suggestedPages: [], suggestedRelations: [], suggestedNavigation: { items: [] } };
 
-/** The 19 MCP tools of SEED.md. */
+/** The 19 MCP tools of docs/contract-conventions.md. */
 const MCP_TOOLS = new Set([
   'get_manifest_schema', 'get_entity_definition_schema', 'get_page_schema', 'get_capability_schema',
   'list_primitives', 'get_primitive_contract', 'list_examples', 'get_example_manifest',

@@ -1,4 +1,4 @@
-/** Normalization (DECISIONS A7): collections filled, zod defaults applied, idempotent, re-validates. */
+/** Normalization (docs/decisions/A07.md): collections filled, zod defaults applied, idempotent, re-validates. */
 import { describe, expect, it } from 'vitest';
 import { getExample, listExamples, normalizeManifest, validateEntity, validateManifest } from 'cellgate';
 import { crmManifest } from './validate-fixtures.ts';

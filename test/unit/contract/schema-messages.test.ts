@@ -1,4 +1,4 @@
-/** Structural (zod) problems: the project's stable wording and dot paths (DECISIONS A2, A3). */
+/** Structural (zod) problems: the project's stable wording and dot paths (docs/decisions/A02.md, docs/decisions/A03.md). */
 import { describe, expect, it } from 'vitest';
 import { CellManifestSchema, validateManifest, validatePage, validateEntity } from 'cellgate';
 import { crmManifest } from './validate-fixtures.ts';
@@ -70,7 +70,7 @@ describe('structural messages', () => {
     ]);
   });
 
-  it('capability types require their own member and refuse the others (DECISIONS A5)', () => {
+  it('capability types require their own member and refuse the others (docs/decisions/A05.md)', () => {
     expect(broken((m) => delete m.spec.entities[0].capabilities[0].transition)).toEqual(['spec.entities.0.capabilities.0.transition: Required']);
     expect(broken((m) => (m.spec.entities[0].capabilities[3] = { key: 'sync_erp', type: 'integration', provider: 'erp' }))).toEqual([
       'spec.entities.0.capabilities.3.target: Required',

@@ -12,7 +12,7 @@ async function code(promise: Promise<unknown>): Promise<string> {
 
 const withRole = (role: string | null, permissions: string[] = []) => actor({ workspaces: role === null ? {} : { [WS]: [role] }, permissions });
 
-describe('access (DECISIONS B11)', () => {
+describe('access (docs/decisions/B11.md)', () => {
   it('computes the level from workspace and tenant-wide roles', () => {
     expect(accessLevel(withRole('viewer'), Customer.permissions, WS)).toBe('view');
     expect(accessLevel(withRole('editor'), Customer.permissions, WS)).toBe('edit');

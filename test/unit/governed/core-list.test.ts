@@ -21,7 +21,7 @@ async function invoices() {
   return env;
 }
 
-describe('lists (DECISIONS B12)', () => {
+describe('lists (docs/decisions/B12.md)', () => {
   it('pages with total after filters, default sort from the data block', async () => {
     const { service } = await invoices();
     const page = await service.list(cellCtx(), { pageSize: 3 });

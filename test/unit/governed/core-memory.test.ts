@@ -108,7 +108,7 @@ describe('memoryStorage', () => {
   });
 });
 
-describe('idempotency (DECISIONS B16)', () => {
+describe('idempotency (docs/decisions/B16.md)', () => {
   it('replays the first answer for the same key and body, 422 for another body, keyed per actor', async () => {
     const { service } = await setup();
     const first = await service.create(wsCtx(), customerInput, { idempotencyKey: 'key-1' });
@@ -130,7 +130,7 @@ describe('idempotency (DECISIONS B16)', () => {
   });
 });
 
-describe('history pagination (DECISIONS B8)', () => {
+describe('history pagination (docs/decisions/B08.md)', () => {
   it('walks a long history with cursors, newest first, without gaps or repeats', async () => {
     const { service } = await setup();
     const created = await service.create(wsCtx(), customerInput);

@@ -1,4 +1,4 @@
-/** Token verification (DECISIONS.md B10): key sources, claim checks, refusals as 401 with a reason. */
+/** Token verification (docs/decisions/B10.md): key sources, claim checks, refusals as 401 with a reason. */
 import { SignJWT, UnsecuredJWT, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

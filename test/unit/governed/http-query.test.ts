@@ -1,4 +1,4 @@
-/** Collection query parsing (DECISIONS B12) against an entity's data block. */
+/** Collection query parsing (docs/decisions/B12.md) against an entity's data block. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defineEntity, type EntityDocumentInput } from '../../../src/entity-document/index.ts';

@@ -1,4 +1,4 @@
-/** Rate limiting (DECISIONS B15): fixed window and token bucket counted by the in-memory store, 429 with Retry-After. */
+/** Rate limiting (docs/decisions/B15.md): fixed window and token bucket counted by the in-memory store, 429 with Retry-After. */
 import { describe, expect, it } from 'vitest';
 import { CellgateError, ConfigurationError } from '../../../src/errors.ts';
 import { createRateLimiter, memoryRateLimitStore, type RateLimitPolicy } from '../../../src/governed/rate-limit.ts';

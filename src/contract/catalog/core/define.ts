@@ -1,6 +1,6 @@
 /**
  * The building block of the core catalog: one primitive's entry, its props schema and its examples,
- * declared together so an entry can never lack a schema or an example (DECISIONS A10).
+ * declared together so an entry can never lack a schema or an example (docs/decisions/A10.md).
  */
 import { z } from 'zod';
 import type { CORE_CATEGORIES } from '../schemas.ts';

@@ -1,4 +1,4 @@
-/** The 30 core primitives of DECISIONS A8, in catalog order (SEED.md "UI primitive"). */
+/** The 30 core primitives of docs/decisions/A08.md, in catalog order (docs/contract-conventions.md#primitive-catalog). */
 import { collectionPrimitives } from './collection.ts';
 import type { CorePrimitive } from './define.ts';
 import { displayPrimitives } from './display.ts';

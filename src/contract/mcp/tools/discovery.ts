@@ -42,7 +42,7 @@ function describeAnswer(
 const typeNames = (all: Array<{ type: string }> | undefined, filter: string | undefined) =>
   Array.isArray(all) ? all.map((t) => t.type).join(', ') : String(filter);
 
-/** The 4 discovery tools, in SEED.md order. */
+/** The 4 discovery tools, in docs/contract-conventions.md order. */
 export const discoveryTools = [
   defineTool({
     name: 'get_manifest_schema',

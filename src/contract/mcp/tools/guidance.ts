@@ -13,7 +13,7 @@ import {
 } from '../../guidance/index.ts';
 import { bullets, defineTool, wrapped } from '../tool.ts';
 
-/** The 4 guidance tools, in SEED.md order. */
+/** The 4 guidance tools, in docs/contract-conventions.md order. */
 export const guidanceTools = [
   defineTool({
     name: 'recommend_manifest_structure',

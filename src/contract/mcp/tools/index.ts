@@ -1,5 +1,5 @@
 /**
- * The 19 tools of SEED.md "Area A: MCP endpoint", in its order, and their `tools/list` entries,
+ * The 19 tools of docs/contract-conventions.md#mcp-tools-and-resources, in its order, and their `tools/list` entries,
  * computed once per process: converting 19 zod schemas pairs to JSON Schema costs far more than
  * answering a call, so no request pays for it twice.
  */
@@ -12,7 +12,7 @@ import { primitiveTools } from './primitives.ts';
 import { guidanceTools } from './guidance.ts';
 import { validationTools } from './validation.ts';
 
-/** Every tool, in SEED.md order. */
+/** Every tool, in docs/contract-conventions.md order. */
 export const mcpTools: readonly McpTool[] = [...discoveryTools, ...registryTools, ...primitiveTools, ...guidanceTools, ...validationTools];
 
 /**

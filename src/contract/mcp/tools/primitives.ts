@@ -1,4 +1,4 @@
-/** Primitive tools (DECISIONS A10): examples, props validation and scaffolding of primitives. */
+/** Primitive tools (docs/decisions/A10.md): examples, props validation and scaffolding of primitives. */
 import * as services from '../../services.ts';
 import {
   PrimitiveExamplesRequestSchema,
@@ -10,7 +10,7 @@ import {
 import { ValidationResultSchema } from '../../schema/results.ts';
 import { bullets, defineTool } from '../tool.ts';
 
-/** The 3 primitive tools, in SEED.md order. */
+/** The 3 primitive tools, in docs/contract-conventions.md order. */
 export const primitiveTools = [
   defineTool({
     name: 'get_primitive_examples',

@@ -5,7 +5,7 @@ import { PrimitiveDetailSchema, PrimitiveEntrySchema, PrimitiveListQuerySchema }
 import { ExampleEntrySchema } from '../../examples/index.ts';
 import { bullets, defineTool, wrapped } from '../tool.ts';
 
-/** The 4 registry tools, in SEED.md order. */
+/** The 4 registry tools, in docs/contract-conventions.md order. */
 export const registryTools = [
   defineTool({
     name: 'list_primitives',

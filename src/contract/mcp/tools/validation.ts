@@ -22,7 +22,7 @@ const answer = (subject: string, data: { valid: boolean; errors: ValidationIssue
   data,
 });
 
-/** The 4 validation tools, in SEED.md order. */
+/** The 4 validation tools, in docs/contract-conventions.md order. */
 export const validationTools = [
   defineTool({
     name: 'validate_manifest',

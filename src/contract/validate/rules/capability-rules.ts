@@ -1,4 +1,4 @@
-/** Rules over the capabilities of an entity (DECISIONS A5). */
+/** Rules over the capabilities of an entity (docs/decisions/A05.md). */
 import type { CapabilityInput } from '../../schema/index.ts';
 import { BASE_FIELD_KEYS, keyed, repeats } from './helpers.ts';
 import { rule, type Report } from './types.ts';

@@ -1,6 +1,6 @@
 /**
- * The semantic rule table: every rule once, grouped and ordered as they run (DECISIONS A4,
- * REFERENCE-AREA-A §9.12: pages, navigation, entities, roles). The validators run these groups;
+ * The semantic rule table: every rule once, grouped and ordered as they run (docs/decisions/A04.md,
+ * docs/contract-conventions.md#semantic-rules: pages, navigation, entities, roles). The validators run these groups;
  * the schema descriptions list their `description`s.
  */
 import { manifestRules } from './manifest-rules.ts';

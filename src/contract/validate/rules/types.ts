@@ -1,7 +1,7 @@
 /**
  * The shape of a semantic rule. A rule is a named, described check over one subject (the whole
  * manifest, one page, one entity or one capability) that reports `{ field, message }` problems with
- * bracket-key paths (DECISIONS A3). Rules run only on documents that passed the zod schema, so
+ * bracket-key paths (docs/decisions/A03.md). Rules run only on documents that passed the zod schema, so
  * they see parsed, typed data.
  */
 import type { CapabilityDefinition, CellManifest, EntityDefinition, PageDefinition } from '../../schema/index.ts';
