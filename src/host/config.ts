@@ -1,5 +1,5 @@
 /**
- * Settings of the reference host, read from the environment (REFERENCE-HOST.md). A bad value
+ * Settings of the reference host, read from the environment (docs/reference-host.md). A bad value
  * throws a `ConfigurationError` whose message is the one line the host prints before exiting 1.
  */
 import { ConfigurationError } from 'cellgate';
