@@ -5,7 +5,7 @@
  * has gone away.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { lightResponseParts, type LightResponseParts } from 'cellgate';
+import { lightResponseParts, type LightResponseParts } from 'cellgate/adapter-kit';
 
 /** Options of {@link writeResponse}. */
 export interface WriteResponseOptions {

@@ -7,14 +7,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as root from 'cellgate';
+import * as kit from 'cellgate/adapter-kit';
 import { packageEntries } from '../../entries.config.ts';
 
-const root = resolve(import.meta.dirname, '../..');
+const repository = resolve(import.meta.dirname, '../..');
 
 /** Every `.ts`/`.mts`/`.js`/`.mjs` file under `dir`, skipping build output and installs. */
 function sources(dir: string): string[] {
   const files: string[] = [];
-  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+  for (const entry of readdirSync(join(repository, dir), { withFileTypes: true })) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'dist') continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) files.push(...sources(path));
@@ -35,7 +37,7 @@ function importSpecifiers(code: string): string[] {
 
 /** The folder (relative to the repository) a relative specifier of `file` points into. */
 function target(file: string, specifier: string): string {
-  return relative(root, resolve(root, dirname(file), specifier));
+  return relative(repository, resolve(repository, dirname(file), specifier));
 }
 
 const publicSpecifiers = new Set(packageEntries.map((entry) => entry.specifier));
@@ -48,7 +50,7 @@ describe('layers', () => {
 
   it.each(['src', 'adapters'])('no file under %s/ imports from examples/', (dir) => {
     const offenders = sources(dir).flatMap((file) =>
-      importSpecifiers(readFileSync(join(root, file), 'utf8'))
+      importSpecifiers(readFileSync(join(repository, file), 'utf8'))
         .filter((specifier) => specifier.startsWith('.') && target(file, specifier).split(sep)[0] === 'examples')
         .map((specifier) => `${file}: ${specifier}`),
     );
@@ -60,7 +62,7 @@ describe('layers', () => {
     expect(files.length).toBeGreaterThan(10);
     const offenders = files.flatMap((file) => {
       const folder = file.split(sep).slice(0, 2).join(sep); // examples/<host>
-      return importSpecifiers(readFileSync(join(root, file), 'utf8'))
+      return importSpecifiers(readFileSync(join(repository, file), 'utf8'))
         .filter((specifier) =>
           specifier.startsWith('.')
             ? !(target(file, specifier) + sep).startsWith(folder + sep)
@@ -72,10 +74,37 @@ describe('layers', () => {
   });
 
   it('the demo entity documents bundled in cellgate/host are the ones in examples/entities/', () => {
-    const bundled = readdirSync(join(root, 'src/host/entities')).sort();
-    expect(bundled).toEqual(readdirSync(join(root, 'examples/entities')).sort());
+    const bundled = readdirSync(join(repository, 'src/host/entities')).sort();
+    expect(bundled).toEqual(readdirSync(join(repository, 'examples/entities')).sort());
     for (const name of bundled) {
-      expect(readFileSync(join(root, 'src/host/entities', name), 'utf8'), name).toBe(readFileSync(join(root, 'examples/entities', name), 'utf8'));
+      expect(readFileSync(join(repository, 'src/host/entities', name), 'utf8'), name).toBe(readFileSync(join(repository, 'examples/entities', name), 'utf8'));
     }
+  });
+});
+
+describe('the adapter kit', () => {
+  /** The seams and fast paths only adapters use: in `cellgate/adapter-kit`, not in the root entry. */
+  const adapterOnly = ['READ_BODY', 'CLIENT_ADDRESS', 'setClientAddress', 'lightResponse', 'lightResponseParts', 'isLightResponse', 'rawJsonResponse', 'cachedJson'];
+
+  it.each(adapterOnly)('%s is exported by cellgate/adapter-kit and not by the root entry', (name) => {
+    expect(kit).toHaveProperty(name);
+    expect(root).not.toHaveProperty(name);
+  });
+
+  it('shares its values with the root entry (one error class, one client-address table)', () => {
+    expect(kit.CellgateError).toBe(root.CellgateError);
+    expect(kit.errorResponse).toBe(root.errorResponse);
+    const request = new Request('http://localhost/');
+    kit.setClientAddress(request, '192.0.2.1');
+    expect(root.clientAddress(request)).toBe('192.0.2.1');
+  });
+
+  it('is where adapters/ takes cellgate from: no adapter imports the root entry or src/', () => {
+    const offenders = sources('adapters').flatMap((file) =>
+      importSpecifiers(readFileSync(join(repository, file), 'utf8'))
+        .filter((specifier) => specifier === 'cellgate' || (specifier.startsWith('.') && target(file, specifier).split(sep)[0] !== 'adapters'))
+        .map((specifier) => `${file}: ${specifier}`),
+    );
+    expect(offenders).toEqual([]);
   });
 });
