@@ -36,7 +36,7 @@ export const packageEntries: PackageEntry[] = Object.keys(pkg.exports)
     outName: subpath === '.' ? 'index' : subpath.slice(2),
   }));
 
-/** Entries that are built but not exported: the `cellgate` command and the reference host it serves. */
+/** Entries that are built but not exported: the `cellgate` command (it runs `cellgate/host`). */
 export const binEntries: PackageEntry[] = [
   { specifier: 'cellgate/cli', source: 'src/cli/index.ts', outName: 'cli' },
 ];

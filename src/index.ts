@@ -4,7 +4,18 @@
  * graph); Node adapters and SQL drivers live in their own subpaths.
  */
 export * from './errors.ts';
-export * from './http/index.ts';
+// HTTP building blocks for apps. What only adapters need (the body and client-address seams, light
+// responses, raw JSON answers) lives in `cellgate/adapter-kit`, not here.
+export {
+  DEFAULT_BODY_LIMIT,
+  isJsonContentType,
+  readJsonBody,
+  readTextBody,
+  type ReadJsonOptions,
+} from './http/body.ts';
+export { composeHandlers, createFetchHandler, withSecurityHeaders, type FetchHandler, type MatchFunction } from './http/handler.ts';
+export { JSON_CONTENT_TYPE, errorResponse, jsonResponse, withHeaders, type ErrorContext } from './http/responses.ts';
+export { clientAddress } from './http/client-address.ts';
 export { stderrJsonLogger, type Logger, type LogMethod } from './logging.ts';
 export type * from './storage/types.ts';
 export {

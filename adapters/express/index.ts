@@ -17,7 +17,7 @@
  * app.listen(3000);
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CellgateError, errorResponse, type FetchHandler } from 'cellgate';
+import { CellgateError, errorResponse, type FetchHandler } from 'cellgate/adapter-kit';
 import { handleNodeRequest, mountedMatch, normalizeMountPath, writeResponse, type NodeAdapterOptions } from 'cellgate/adapters/node';
 
 /** The members of Express's request the adapter reads (structural, so Express 4 and 5 both fit). */

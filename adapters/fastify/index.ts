@@ -15,7 +15,7 @@
  * await app.listen({ port: 3000 });
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponse, lightResponseParts, type FetchHandler } from 'cellgate';
+import { errorResponse, lightResponseParts, type FetchHandler } from 'cellgate/adapter-kit';
 import { bufferedBody, mountedMatch, normalizeMountPath, toAbortableRequest, type NodeAdapterOptions } from 'cellgate/adapters/node';
 
 /** Options of {@link cellgatePlugin}; `prefix` is Fastify's own register option. */

@@ -16,7 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { errorResponse, setClientAddress, type FetchHandler } from 'cellgate';
+import { errorResponse, setClientAddress, type FetchHandler } from 'cellgate/adapter-kit';
 import { mountedMatch, normalizeMountPath, toAbortableRequest } from 'cellgate/adapters/node';
 
 /** What `@hono/node-server` puts in `c.env`. */

@@ -15,7 +15,7 @@
  * export const dynamic = 'force-dynamic';
  * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextRouteHandlers(createContractHandler());
  */
-import { errorResponse, type FetchHandler } from 'cellgate';
+import { errorResponse, type FetchHandler } from 'cellgate/adapter-kit';
 
 /** A Next route handler: Next passes its `NextRequest` (a `Request`) and a route context. */
 export type NextRouteHandler = (request: Request, context?: unknown) => Promise<Response>;

@@ -11,7 +11,7 @@
  * createServer(toNodeHandler(createContractHandler())).listen(3000);
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorResponse, type FetchHandler } from 'cellgate';
+import { errorResponse, type FetchHandler } from 'cellgate/adapter-kit';
 import { abortRequest, onSignalRead, toRequest, type ToRequestOptions } from './request.ts';
 import { writeResponse } from './response.ts';
 import type { MountedMatch } from './mount.ts';

@@ -5,7 +5,7 @@
  * host's 404 for every path with no hint; instead its routes are served under the mount path (the
  * prefix stripped) and a warning says once how to make its links (docs, OpenAPI) carry the prefix.
  */
-import type { FetchHandler } from 'cellgate';
+import type { FetchHandler } from 'cellgate/adapter-kit';
 
 /** Asks the handler about a request under a mount path; `rebuild(url)` makes the same request for another URL. */
 export type MountedMatch = (request: Request, mountPath: string, rebuild: (url: string) => Request) => Promise<Response | undefined>;

@@ -9,7 +9,7 @@
  * errors).
  */
 import type { IncomingMessage } from 'node:http';
-import { CLIENT_ADDRESS, READ_BODY } from 'cellgate';
+import { CLIENT_ADDRESS, READ_BODY } from 'cellgate/adapter-kit';
 import { NodeHeaders } from './headers.ts';
 
 /** Options of {@link toRequest}. */

@@ -5,7 +5,8 @@
  * has gone away.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { lightResponseParts, type LightResponseParts } from 'cellgate';
+import { lightResponseParts, type LightResponseParts } from 'cellgate/adapter-kit';
+import { createSourceReader, type SourceReader } from './buffered-body.ts';
 
 /** Options of {@link writeResponse}. */
 export interface WriteResponseOptions {
@@ -27,31 +28,18 @@ export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
 
 type Chunk = ReadableStreamReadResult<Uint8Array>;
 
-// Fast path: undici keeps the string or bytes a `Response` was built from next to its stream.
-// Writing that source directly skips a stream read (and a buffer transfer) per answer. It is an
-// implementation detail, so it is looked up defensively per Response class, and anything
-// unexpected falls back to reading the stream.
-const stateKeys = new WeakMap<object, symbol | null>();
+// Fast path: the string or bytes a `Response` was built from, read from undici's private state
+// after a feature test (see buffered-body.ts for why, and for the fallback when the test fails).
+const undiciSource: SourceReader = createSourceReader();
 
-interface UndiciBodyState {
-  body?: { source?: unknown; stream?: ReadableStream | null } | null;
-}
-
-/** The in-memory body a `Response` was built from, when it is still untouched; else `undefined`. */
+/**
+ * The in-memory body a `Response` was built from, when it is still untouched; else `undefined`
+ * (the caller then reads the body stream).
+ */
 export function bufferedBody(response: Response): string | Uint8Array | undefined {
   const light = lightResponseParts(response);
   if (light) return light.body;
-  const type = Object.getPrototypeOf(response) as object;
-  let key = stateKeys.get(type);
-  if (key === undefined) {
-    key = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'state') ?? null;
-    stateKeys.set(type, key);
-  }
-  if (!key) return undefined;
-  const body = (response as unknown as Record<symbol, UndiciBodyState | undefined>)[key]?.body;
-  const source = body?.source;
-  if (!body?.stream || body.stream.locked || response.bodyUsed) return undefined;
-  return typeof source === 'string' || source instanceof Uint8Array ? source : undefined;
+  return undiciSource(response);
 }
 
 /** Resolves a read that is already settled; `undefined` when it would have to wait. */

@@ -1,5 +1,5 @@
 /** `npx tsx examples/express-host/main.ts`: the reference host on Express (PORT, HOST, DATABASE_URL, CELLGATE_JWT_*). */
-import { mountExpress } from './app.ts';
-import { runHost } from './run-host.ts';
+import { runHost } from 'cellgate/host';
+import { frameworkMount } from 'cellgate/host/frameworks';
 
-process.exitCode = await runHost('express host', mountExpress);
+process.exitCode = await runHost('express host', await frameworkMount('express'));

@@ -1,5 +1,5 @@
 /** `npx tsx examples/fastify-host/main.ts`: the reference host on Fastify (PORT, HOST, DATABASE_URL, CELLGATE_JWT_*). */
-import { runHost } from '../express-host/run-host.ts';
-import { mountFastify } from './app.ts';
+import { runHost } from 'cellgate/host';
+import { frameworkMount } from 'cellgate/host/frameworks';
 
-process.exitCode = await runHost('fastify host', mountFastify);
+process.exitCode = await runHost('fastify host', await frameworkMount('fastify'));

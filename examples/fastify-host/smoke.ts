@@ -1,4 +1,4 @@
 /** `npx tsx examples/fastify-host/smoke.ts http://127.0.0.1:3000`: exits 1 on a wrong answer. */
-import { smokeMain } from '../express-host/smoke-checks.ts';
+import { smokeMain } from 'cellgate/host';
 
 process.exitCode = await smokeMain();

@@ -1,5 +1,5 @@
 /** `npx tsx examples/hono-host/main.ts`: the reference host on Hono (PORT, HOST, DATABASE_URL, CELLGATE_JWT_*). */
-import { runHost } from '../express-host/run-host.ts';
-import { mountHono } from './app.ts';
+import { runHost } from 'cellgate/host';
+import { frameworkMount } from 'cellgate/host/frameworks';
 
-process.exitCode = await runHost('hono host', mountHono);
+process.exitCode = await runHost('hono host', await frameworkMount('hono'));

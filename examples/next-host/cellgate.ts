@@ -4,8 +4,7 @@
  * process from the same environment as every other host.
  */
 import type { FetchHandler } from 'cellgate';
-import { createReferenceApp, type ReferenceApp } from '../reference-host/app.ts';
-import { loadConfig } from '../reference-host/config.ts';
+import { createReferenceApp, loadConfig, type ReferenceApp } from 'cellgate/host';
 
 const state = globalThis as typeof globalThis & { __cellgateApp?: Promise<ReferenceApp> };
 

@@ -10,7 +10,7 @@ import { parseClientJson } from './json.ts';
 export { DEFAULT_BODY_LIMIT };
 
 /**
- * @internal The seam through which an adapter hands the core a request body without a web stream.
+ * The seam through which an adapter hands the core a request body without a web stream.
  * A request may carry a method under this key: called with the byte limit, it returns a promise of
  * the whole body (`null` once more than `limit` bytes arrived: the adapter stops reading and
  * discards the rest), or `undefined` when it cannot (the body was already handed out as a

@@ -8,7 +8,7 @@
 const addresses = new WeakMap<object, string>();
 
 /**
- * @internal A getter an adapter's own request objects may define: the socket's remote address,
+ * A getter an adapter's own request objects may define: the socket's remote address,
  * read only when the core asks for it.
  */
 export const CLIENT_ADDRESS: unique symbol = Symbol.for('cellgate.http.clientAddress');

@@ -207,7 +207,7 @@ export function lightResponse(body: string | Uint8Array, status: number, given: 
 }
 
 /**
- * @internal For the cellgate adapters: status, header list and text of a light response that can
+ * For adapters (`cellgate/adapter-kit`): status, header list and text of a light response that can
  * still be written directly — `undefined` for any other `Response`, and for a light one whose real
  * `Response` has been built (its body may have been read or handed out).
  */
@@ -216,7 +216,7 @@ export function lightResponseParts(response: unknown): LightResponseParts | unde
 }
 
 /**
- * @internal True for a response made by {@link lightResponse} (which always carries the security
+ * True for a response made by {@link lightResponse} (which always carries the security
  * headers), so the handler does not build its `Headers` just to check them.
  */
 export function isLightResponse(response: unknown): boolean {

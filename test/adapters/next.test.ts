@@ -5,7 +5,7 @@
  */
 import { vi } from 'vitest';
 import { runAdapterConformance } from 'cellgate/testing';
-import { buildNextApp, mountNext } from '../../examples/next-host/app.ts';
+import { buildNextApp, mountNext } from 'cellgate/host/frameworks';
 
 // The first start may run `next build` (a minute or two on 2 cores) inside the suite's beforeAll.
 vi.setConfig({ hookTimeout: 600_000 });

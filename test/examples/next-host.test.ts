@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createReferenceApp } from '../../examples/reference-host/app.ts';
-import { loadConfig } from '../../examples/reference-host/config.ts';
-import { findNextDir, mountNext } from '../../examples/next-host/app.ts';
+import { createReferenceApp, loadConfig } from 'cellgate/host';
+import { findNextDir, mountNext } from 'cellgate/host/frameworks';
 
 const root = resolve(import.meta.dirname, '../..');
 const nextDir = join(root, 'examples', 'next-host') + sep;

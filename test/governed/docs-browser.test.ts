@@ -8,8 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'cellgate/adapters/node';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceApp, type ReferenceApp } from '../../examples/reference-host/app.ts';
-import { loadConfig } from '../../examples/reference-host/config.ts';
+import { createReferenceApp, loadConfig, type ReferenceApp } from 'cellgate/host';
 import { mint, SECRET } from './support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -7,8 +7,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createGovernedApi, memoryStorage } from 'cellgate';
 import { describe, expect, it } from 'vitest';
-import { createReferenceApp } from '../../examples/reference-host/app.ts';
-import { loadConfig } from '../../examples/reference-host/config.ts';
+import { createReferenceApp, loadConfig } from 'cellgate/host';
 import { demoEntity, SECRET } from './support.ts';
 
 /** A cell-isolated resource with every field type, format, enum, nullable and optional flag. */

@@ -3,7 +3,7 @@
  * port, DATABASE_URL=memory:), its JWT settings, dev-mode token, /metrics, and `cellgate token`.
  */
 import { ConfigurationError, createGovernedApi, memoryStorage } from 'cellgate';
-import { createDemoResources } from '../../examples/reference-host/governed.ts';
+import { createDemoResources } from 'cellgate/host';
 import { run as runToken } from '../../src/cli/commands/token.ts';
 import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

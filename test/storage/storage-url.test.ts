@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors.ts';
-import { createStorageFromUrl, DEFAULT_DATABASE_URL } from '../../examples/reference-host/storage.ts';
+import { createStorageFromUrl, DEFAULT_DATABASE_URL } from 'cellgate/host';
 
 const dir = mkdtempSync(join(tmpdir(), 'cellgate-url-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -36,7 +36,7 @@ async function models(files: string[]): Promise<EntityStorageModel[]> {
   if (files.length > 0) {
     for (const file of files) documents.push([file, await readDocumentFile(file)]);
   } else {
-    const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../../../examples/reference-host/governed.ts');
+    const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../../host/demo.ts');
     for (const file of DEMO_ENTITY_FILES) documents.push([file, loadDemoEntity(file)]);
   }
   return documents.map(([file, document]) => {
@@ -82,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
     }
     try {
       const list = await models(values.entity ?? []);
-      const { createStorageFromUrl } = await import('../../../examples/reference-host/storage.ts');
+      const { createStorageFromUrl } = await import('../../host/storage.ts');
       const { storage, label } = await createStorageFromUrl(url);
       try {
         await observeMigration(run, () => storage.migrate(list));

@@ -1,7 +1,8 @@
 /**
  * `cellgate serve --framework <name>`: which framework host serves the reference app. `node` is the
- * node:http reference host itself; the others are `examples/<name>-host`, each mounting the same
- * app through its adapter and sharing the host lifecycle (same environment, same
+ * node:http reference host itself; the others are the framework hosts of `cellgate/host/frameworks`
+ * (the same hosts as `examples/<name>-host`), each mounting the same app through its adapter and
+ * sharing the host lifecycle (same environment, same
  * `listening on http://HOST:PORT` line, same clean stop on SIGINT/SIGTERM).
  */
 import { UsageError } from '../args.ts';
@@ -19,15 +20,8 @@ export function parseFramework(value: string | undefined): Framework {
   throw new UsageError(`--framework must be one of ${FRAMEWORKS.join(', ')}; got "${value}".`);
 }
 
-const mounts = {
-  express: () => import('../../../examples/express-host/app.ts').then((m) => m.mountExpress),
-  fastify: () => import('../../../examples/fastify-host/app.ts').then((m) => m.mountFastify),
-  hono: () => import('../../../examples/hono-host/app.ts').then((m) => m.mountHono),
-  next: () => import('../../../examples/next-host/app.ts').then((m) => m.mountNext),
-} as const;
-
 /** Runs the host of a framework other than `node` until a signal; resolves with the exit code. */
 export async function runFrameworkHost(framework: Exclude<Framework, 'node'>, env: NodeJS.ProcessEnv): Promise<number> {
-  const [{ runHost }, mount] = await Promise.all([import('../../../examples/express-host/run-host.ts'), mounts[framework]()]);
-  return runHost(`${framework} host`, mount, env);
+  const [{ runHost }, { frameworkMount }] = await Promise.all([import('../../host/lifecycle.ts'), import('../../host/frameworks/index.ts')]);
+  return runHost(`${framework} host`, await frameworkMount(framework), env);
 }

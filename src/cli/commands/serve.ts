@@ -66,7 +66,7 @@ export async function run(args: string[]): Promise<number> {
       return 1;
     }
     if (framework !== 'node') return runFrameworkHost(framework, env);
-    const { runReferenceHost } = await import('../../../examples/reference-host/run.ts');
+    const { runReferenceHost } = await import('../../host/run.ts');
     return runReferenceHost(env);
   });
 }

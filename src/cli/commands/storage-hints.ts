@@ -3,7 +3,7 @@
  * a missing driver package says how to install it or what to run on instead; an unreachable
  * PostgreSQL names the host, the port and the cause.
  */
-import { DEFAULT_DATABASE_URL } from '../../../examples/reference-host/storage.ts';
+import { DEFAULT_DATABASE_URL } from '../../host/storage.ts';
 
 /** Whether a package can be loaded from here (the app's `node_modules`, as the storage entries load it). */
 async function installed(name: string): Promise<boolean> {

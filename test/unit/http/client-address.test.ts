@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, setClientAddress } from 'cellgate';
+import { clientAddress, setClientAddress } from 'cellgate/adapter-kit';
 import { clientIpOf } from '../../../src/governed/http/request-meta.ts';
 
 const request = (headers: Record<string, string> = {}) => new Request('http://localhost/x', { headers });

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedJson, errorResponse, CellgateError, jsonResponse, lightResponse, lightResponseParts, rawJsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
+import { errorResponse, CellgateError, jsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
+import { cachedJson, lightResponse, lightResponseParts, rawJsonResponse } from 'cellgate/adapter-kit';
 import { bufferedBody, writeResponse } from 'cellgate/adapters/node';
 
 const light = () => jsonResponse({ a: 1, s: 'é' }, 201);

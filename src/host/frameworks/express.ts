@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import express from 'express';
 import { stderrJsonLogger, type FetchHandler } from 'cellgate';
 import { toExpress } from 'cellgate/adapters/express';
-import { nodeServer, notFoundEnvelope, type MountedServer } from './run-host.ts';
+import { nodeServer, notFoundEnvelope, type MountedServer } from 'cellgate/host';
 
 /**
  * Builds the Express app serving `handler` (plus one route of its own). No `X-Powered-By`

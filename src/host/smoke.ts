@@ -1,13 +1,15 @@
 /**
- * The smoke checks every framework host runs against itself (shared by the `smoke.ts` of
- * express-host, fastify-host, hono-host and next-host): a wrong answer throws with what was wrong.
+ * The smoke checks of a running reference host (each example host's `smoke.ts` runs them against
+ * itself): a wrong answer throws with what was wrong.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signDevToken } from 'cellgate';
 
-const DEMO_TENANT = '00000000-0000-4000-8000-000000000001';
-const DEMO_WORKSPACE = '00000000-0000-4000-8000-000000000002';
+import { DEMO_IDS } from './demo.ts';
+
+const DEMO_TENANT = DEMO_IDS.tenant;
+const DEMO_WORKSPACE = DEMO_IDS.workspace;
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`smoke: ${message}`);
@@ -78,7 +80,12 @@ export async function runSmoke(baseUrl: string, secret?: string): Promise<string
   return passed;
 }
 
-/** CLI body of each host's `smoke.ts`: `tsx smoke.ts <base URL>`; exit 1 on a wrong answer. */
+/**
+ * CLI body of each host's `smoke.ts`: `tsx smoke.ts <base URL>`; resolves 1 on a wrong answer.
+ *
+ * @example
+ * process.exitCode = await smokeMain();
+ */
 export async function smokeMain(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const baseUrl = (argv[0] ?? env.SMOKE_URL ?? `http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}`).replace(/\/$/, '');
   try {

@@ -2,27 +2,41 @@
  * The Next.js host: a production Next server (custom node:http server around `next()`) whose
  * catch-all route `app/[...cellgate]/route.ts` serves the reference app through
  * `toNextRouteHandlers`. The app is built once (`next build`, output cached in `.next/`).
+ *
+ * The Next project itself (its `app/` routes and config) is a folder of the repository,
+ * `examples/next-host/`: this module finds it on disk and builds it; it imports nothing from it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import next from 'next';
 import type { FetchHandler } from 'cellgate';
 import { toNextRouteHandlers } from 'cellgate/adapters/next';
-import { nodeServer, type MountedServer } from '../express-host/run-host.ts';
-import { ROUTE_HANDLERS } from './slot.ts';
+import { nodeServer, type MountedServer } from 'cellgate/host';
 
 /**
- * The Next project directory, given the folder this module runs from: that folder itself in the
- * repository, or `<repository>/examples/next-host/` when this module was bundled into the built
- * CLI (`dist/`, beside which a clone keeps `examples/`). Ends with a separator. In the published
- * package neither exists; {@link buildNextApp} then says how to mount cellgate in your own app.
+ * Global slot through which this process hands the catch-all route its handlers. The route reads
+ * the same `Symbol.for` key from a tiny module of its own (`examples/next-host/slot.ts`), so it
+ * never has to load cellgate to find them.
+ */
+export const ROUTE_HANDLERS = Symbol.for('cellgate.next-host.route-handlers');
+
+/**
+ * The Next project directory, given a folder: that folder itself when it holds a Next `app/`
+ * (the example's own folder), else `examples/next-host/` in the nearest of its parents that has
+ * one: the repository, seen from this module's source folder (`src/host/frameworks/`) or from
+ * the built files (`dist/…`, beside which a clone keeps `examples/`). Ends with a separator. In
+ * the published package none exists; {@link buildNextApp} then says how to mount cellgate in
+ * your own app.
  */
 export function findNextDir(here: string): string {
   const folder = here.endsWith(sep) ? here : here + sep;
-  const candidates = [folder, join(folder, '..', 'examples', 'next-host') + sep];
+  const candidates = [folder];
+  for (let up = folder, level = 0; level < 4 && dirname(up) !== up; level++) {
+    up = dirname(up);
+    candidates.push(join(up, 'examples', 'next-host') + sep);
+  }
   return candidates.find((dir) => existsSync(join(dir, 'app'))) ?? folder;
 }
 
@@ -100,8 +114,11 @@ function runBuild(): void {
 export async function mountNext(handler: FetchHandler): Promise<MountedServer> {
   buildNextApp();
   // Route modules run in this process; they pick the handlers up from this global slot instead of
-  // loading a second copy of cellgate from their bundle (see app/[...cellgate]/route.ts).
+  // loading a second copy of cellgate from their bundle (see examples/next-host/app/[...cellgate]/route.ts).
   (globalThis as Record<symbol, unknown>)[ROUTE_HANDLERS] = toNextRouteHandlers(handler);
+  // Loaded here, not at the top: `cellgate/host/frameworks` exports this module, and a host on another
+  // framework must not need Next installed.
+  const { default: next } = await import('next');
   const app = next({ dev: false, dir: NEXT_DIR, quiet: true });
   await app.prepare();
   const server = nodeServer(createServer(app.getRequestHandler()));

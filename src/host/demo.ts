@@ -1,6 +1,7 @@
 /**
  * The governed demo resources of the reference host (docs/reference-host.md): customers, invoices and
- * activity events from the entity documents in `examples/entities/`, the `/v1/audit` routes, the
+ * activity events from the entity documents in `entities/` beside this
+ * module (the same documents as the repository's `examples/entities/`, checked by a test), the `/v1/audit` routes, the
  * change feed `/v1/events` (customers and invoices emit events; activity events are tier-3), an
  * optional webhook from `CELLGATE_WEBHOOK_URL` / `CELLGATE_WEBHOOK_SECRET`,
  * `GET /metrics`, and token verification from the `CELLGATE_JWT_*` variables. Without a secret or
@@ -24,13 +25,14 @@ import {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-// Imported, not read from disk at run time: the published `cellgate` bin bundles this host, and
-// the documents travel inside the bundle.
-import activityEvent from '../entities/activity-event.entity.json' with { type: 'json' };
-import customer from '../entities/customer.entity.json' with { type: 'json' };
-import invoice from '../entities/invoice.entity.json' with { type: 'json' };
+// Imported, not read from disk at run time: the built `cellgate/host` entry and the `cellgate` bin
+// bundle this host, and the documents travel inside the bundle. `examples/entities/` keeps the
+// same documents for readers of the repository; a packaging test keeps the two copies identical.
+import activityEvent from './entities/activity-event.entity.json' with { type: 'json' };
+import customer from './entities/customer.entity.json' with { type: 'json' };
+import invoice from './entities/invoice.entity.json' with { type: 'json' };
 
-/** The entity documents served by the host, in `examples/entities/`. */
+/** The entity documents served by the host (`entities/` beside this module). */
 export const DEMO_ENTITY_FILES = ['customer.entity.json', 'invoice.entity.json', 'activity-event.entity.json'] as const;
 
 const DEMO_ENTITIES: Record<(typeof DEMO_ENTITY_FILES)[number], unknown> = {

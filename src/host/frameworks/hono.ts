@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { FetchHandler } from 'cellgate';
 import { toHono } from 'cellgate/adapters/hono';
-import { nodeServer, notFoundEnvelope, type MountedServer } from '../express-host/run-host.ts';
+import { nodeServer, notFoundEnvelope, type MountedServer } from 'cellgate/host';
 
 /** Builds the Hono app serving `handler` (plus one route of its own). */
 export function createHonoApp(handler: FetchHandler): Hono {

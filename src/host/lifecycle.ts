@@ -6,8 +6,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FetchHandler } from 'cellgate';
-import { createReferenceApp } from '../reference-host/app.ts';
-import { loadConfig } from '../reference-host/config.ts';
+import { createReferenceApp } from './app.ts';
+import { loadConfig } from './config.ts';
 
 /** A framework server with the cellgate handler mounted. */
 export interface MountedServer {
@@ -25,7 +25,12 @@ function urlOf(address: AddressInfo): string {
   return `http://${host}:${address.port}`;
 }
 
-/** Runs a host until a signal; resolves with the process exit code. */
+/**
+ * Runs a host until a signal; resolves with the process exit code.
+ *
+ * @example
+ * process.exitCode = await runHost('express host', await frameworkMount('express'));
+ */
 export async function runHost(name: string, mount: MountHandler, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const oneLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split('\n', 1)[0];
   let stop: (signal: NodeJS.Signals) => void = () => undefined;

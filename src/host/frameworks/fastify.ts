@@ -2,7 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { FetchHandler } from 'cellgate';
 import { cellgatePlugin } from 'cellgate/adapters/fastify';
-import { notFoundEnvelope, type MountedServer } from '../express-host/run-host.ts';
+import { notFoundEnvelope, type MountedServer } from 'cellgate/host';
 
 /** Builds the Fastify app serving `handler` (plus one route of its own). */
 export async function createFastifyApp(handler: FetchHandler): Promise<FastifyInstance> {

@@ -1,11 +1,11 @@
 /**
  * The reference host's handler, without the server around it: the contract API and MCP at the
  * root, plus the governed demo resources on the configured storage. Every framework host
- * (`examples/{express,fastify,hono,next}-host`) mounts this same handler.
+ * (`frameworks/`, the `examples/*-host` folders and `cellgate serve --framework`) mounts this same handler.
  */
 import { composeHandlers, createContractHandler, type FetchHandler } from 'cellgate';
 import type { ReferenceConfig } from './config.ts';
-import { createDemoResources, mergedOpenApiRoute } from './governed.ts';
+import { createDemoResources, mergedOpenApiRoute } from './demo.ts';
 import { createStorageFromUrl } from './storage.ts';
 
 /** A ready reference application. */
@@ -40,7 +40,7 @@ export async function createReferenceApp(config: ReferenceConfig): Promise<Refer
   const parts: AppPart[] = [];
 
   // --- storage + governed demo resources ---------------------------------------------------------
-  // D (storage.ts) opens and migrates the driver for DATABASE_URL; C2 (governed.ts) mounts the
+  // storage.ts opens the driver for DATABASE_URL; demo.ts migrates and mounts the
   // customers / invoices / activity-events resources on it. Each contributes one AppPart here.
   // (mount spot: storage + governed)
   const { storage, label } = await createStorageFromUrl(config.env.DATABASE_URL);

@@ -2,7 +2,7 @@
  * Runs the reference host on `node:http` until SIGINT/SIGTERM: prints `listening on
  * http://HOST:PORT` and the banner, then on a signal stops accepting connections, lets in-flight
  * requests finish, closes storage and resolves 0. A bad setting or a failed listen prints one
- * line on stderr and resolves 1. Shared by `npm start` (main.ts) and `cellgate serve`.
+ * line on stderr and resolves 1. Shared by `npm start` (examples/reference-host/main.ts) and `cellgate serve`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
