@@ -147,9 +147,10 @@ describe.skipIf(Boolean(skip))(`four hosts on one PostgreSQL, one actor, CELLGAT
     expect(allowed).toBe(60);
     expect(limited).toHaveLength(140);
     expect(limited.every((answer) => answer.retryAfter !== null && Number(answer.retryAfter) >= 1)).toBe(true);
-    // Every process refused some: the count really was shared.
+    // Each process got 50 requests, so 140 refusals need at least three refusing processes: the
+    // count really was shared. (Which processes refused depends on arrival order, so not all four.)
     const perHost = hosts.map((_, host) => answers.filter((answer, index) => index % 4 === host && answer.status === 429).length);
-    expect(perHost.every((count) => count > 0)).toBe(true);
+    expect(perHost.filter((count) => count > 0).length).toBeGreaterThanOrEqual(3);
 
     const db = new pg.Client({ connectionString: server.ok ? server.db.url : '' });
     await db.connect();
