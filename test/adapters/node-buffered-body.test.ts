@@ -24,10 +24,16 @@ async function served(make: () => Response): Promise<{ status: number; length: s
 }
 
 describe('the undici body source', () => {
-  it('is used on this Node: the feature test passes and the source comes back untouched', () => {
+  // Node 20's undici keeps the body source where the feature test looks; Node 24's does not, and
+  // there the reader must answer undefined (the stream path), never a wrong body.
+  const fastPathExpected = process.versions.node.startsWith('20.');
+
+  it('gives the untouched source where the feature test passes (Node 20), otherwise nothing', () => {
     const source = createSourceReader();
-    expect(source(new Response('{"a":"é"}'))).toBe('{"a":"é"}');
-    expect(bufferedBody(new Response('{"b":1}'))).toBe('{"b":1}');
+    const got = source(new Response('{"a":"é"}'));
+    if (fastPathExpected) expect(got).toBe('{"a":"é"}');
+    else expect([undefined, '{"a":"é"}']).toContain(got);
+    expect([undefined, '{"b":1}']).toContain(bufferedBody(new Response('{"b":1}')));
     const used = new Response('x');
     used.body?.getReader();
     expect(source(used)).toBeUndefined();
@@ -51,12 +57,15 @@ describe('the undici body source', () => {
     expect(throwing(new Response('x'))).toBeUndefined();
   });
 
-  it('the stream path writes the same status, length and bytes as the fast path', async () => {
+  it('the stream path writes the same status and bytes as the fast path', async () => {
     const text = '{"name":"Zoë","n":[1,2,3]}';
     const fast = await served(() => new Response(text, { status: 201, headers: { 'content-type': 'application/json' } }));
     // A Blob body has no string or bytes source: it takes the path every answer takes without the fast path.
     const stream = await served(() => new Response(new Blob([text]), { status: 201, headers: { 'content-type': 'application/json' } }));
-    expect(fast).toEqual({ status: 201, length: String(Buffer.byteLength(text)), body: text });
-    expect(stream).toEqual(fast);
+    // With the fast path the length is known up front; the stream path may send it chunked.
+    if (fastPathExpected) expect(fast).toEqual({ status: 201, length: String(Buffer.byteLength(text)), body: text });
+    expect({ status: stream.status, body: stream.body }).toEqual({ status: fast.status, body: fast.body });
+    expect(fast.body).toBe(text);
+    for (const answer of [fast, stream]) expect([null, String(Buffer.byteLength(text))]).toContain(answer.length);
   });
 });
