@@ -233,6 +233,23 @@ export interface StorageSession {
 }
 
 /**
+ * Why a maintenance transaction may change history: `retention` (records past a tenant's
+ * retention period), `purge` (soft-deleted records past their period) or `erasure` (the personal
+ * data of one record). See docs/lifecycle.md.
+ */
+export type MaintenanceReason = 'retention' | 'purge' | 'erasure';
+
+/**
+ * The session of a maintenance transaction: everything a transaction can do, plus the operations
+ * that remove or rewrite history. Those are the only statements the append-only guard of the
+ * audit table lets through, and only inside {@link StorageDriver.maintenance}.
+ */
+export interface MaintenanceSession extends StorageSession {
+  /** Why this transaction runs (recorded with the grant the database checks). */
+  readonly reason: MaintenanceReason;
+}
+
+/**
  * What a driver can promise. The storage conformance suite runs the cases of each promise only
  * for a driver that makes it (see docs/testing-drivers.md); the SQL drivers share their rate-limit
  * counts through the database only when `multiProcess` is true.
@@ -282,6 +299,13 @@ export interface StorageDriver extends StorageSession {
   /** Creates (idempotently) the tables of these models and the shared tables: audit, version state, idempotency keys. */
   migrate(models: readonly EntityStorageModel[]): Promise<void>;
   transaction<T>(fn: (session: StorageSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction that may remove or rewrite history: the one path the database's
+   * append-only guard allows (a grant row visible only to this transaction, see
+   * docs/lifecycle.md#the-maintenance-path). Commits when `fn` resolves; a throwing `fn` leaves
+   * no trace. Policy (retention, immutability, who may ask) is the core's, never the driver's.
+   */
+  maintenance<T>(reason: MaintenanceReason, fn: (session: MaintenanceSession) => Promise<T>): Promise<T>;
   /**
    * Deletes at most `limit` idempotency records whose `expiresAt` is at or before `now` (ISO
    * 8601), in a statement of its own; resolves how many it deleted. Bounded work per call, so the

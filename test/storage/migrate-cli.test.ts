@@ -25,6 +25,7 @@ describe('cellgate migrate', () => {
     expect(await run(['--database-url', `sqlite:${file}`])).toBe(0);
     expect(tables(file)).toEqual([
       'cellgate_audit_log',
+      'cellgate_audit_maintenance',
       'cellgate_event_deliveries',
       'cellgate_events',
       'cellgate_idempotency',

@@ -15,6 +15,8 @@ import type {
   ListQuery,
   ListResult,
   RecordScope,
+  MaintenanceReason,
+  MaintenanceSession,
   StorageDriver,
   StorageSession,
   StoredRecord,
@@ -39,6 +41,11 @@ class Tables {
   readonly idempotency = new Map<string, IdempotencyRecord>();
   /** Outbox events a transaction staged; the event store takes them on commit. */
   readonly events: DomainEvent[] = [];
+  /**
+   * Changes of a maintenance transaction to committed history (removals, rewrites), applied in
+   * order on commit after the staged writes, so a throwing transaction leaves no trace.
+   */
+  readonly maintenance: Array<(base: Tables) => void> = [];
 
   table(name: string): Map<string, StoredRecord> {
     let table = this.records.get(name);
@@ -221,6 +228,7 @@ function commit(base: Tables, staged: Tables, events: MemoryEventStore): void {
   for (const record of staged.audit) base.pushAudit(record);
   for (const [key, state] of staged.versions) base.versions.set(key, state);
   for (const [key, record] of staged.idempotency) base.idempotency.set(key, record);
+  for (const change of staged.maintenance) change(base);
 }
 
 /** Options of {@link memoryStorage}. None yet; reserved. */
@@ -246,14 +254,19 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
   const events = new MemoryEventStore();
   let closed = false;
 
-  const transaction = <T>(fn: (session: StorageSession) => Promise<T>): Promise<T> =>
+  // One transaction at a time: stage its writes, merge them when `fn` resolves.
+  const staging = <S, T>(open: (staged: Tables) => S, fn: (session: S) => Promise<T>): Promise<T> =>
     mutex.run(async () => {
       if (closed) throw new Error('memoryStorage: closed');
       const staged = new Tables();
-      const result = await fn(new MemorySession(base, staged));
+      const result = await fn(open(staged));
       commit(base, staged, events);
       return result;
     });
+  const transaction = <T>(fn: (session: StorageSession) => Promise<T>): Promise<T> => staging((staged) => new MemorySession(base, staged), fn);
+
+  const maintenance = <T>(reason: MaintenanceReason, fn: (session: MaintenanceSession) => Promise<T>): Promise<T> =>
+    staging((staged): MaintenanceSession => Object.assign(new MemorySession(base, staged), { reason }), fn);
 
   return {
     name: 'memory',
@@ -262,6 +275,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
       for (const model of models) base.table(model.table);
     },
     transaction,
+    maintenance,
     async close() {
       closed = true;
     },

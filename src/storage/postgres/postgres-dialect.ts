@@ -107,6 +107,22 @@ export const postgresDialect: SqlDialect = {
       FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
     return [reject, rows, truncate] as RawBuilder<unknown>[];
   },
+  maintenanceGuardDdl(table, grantTable) {
+    // Same function name as the strict guard, so the triggers made by `appendOnlyAuditDdl` now
+    // call this one. The grant is keyed by transaction id: a row another (committed or not)
+    // transaction left opens nothing for this one. TRUNCATE is never allowed.
+    return [
+      sql`CREATE OR REPLACE FUNCTION ${sql.id(`${table}_append_only`)}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP <> 'TRUNCATE' AND EXISTS (SELECT 1 FROM ${sql.table(grantTable)} WHERE grant_key = txid_current()::text) THEN
+            IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+            RETURN NEW;
+          END IF;
+          RAISE EXCEPTION 'audit records are append-only' USING ERRCODE = 'insufficient_privilege';
+        END $$`,
+    ] as RawBuilder<unknown>[];
+  },
+  maintenanceGrantKey: sql`txid_current()::text`,
   async existingColumns(db, table) {
     const { rows } = await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns
       WHERE table_schema = current_schema() AND table_name = ${table}`.execute(db);

@@ -136,6 +136,13 @@ export const RATE_LIMIT_COLUMNS: readonly ColumnSpec[] = [
 /** Bookkeeping of applied migration steps: name → checksum of what was applied. */
 export const MIGRATIONS_TABLE = 'cellgate_migrations';
 
+/**
+ * Grants of maintenance transactions: a row exists only inside the transaction that wrote it
+ * (inserted first, deleted before commit), and the audit table's append-only guard lets UPDATE and
+ * DELETE through only while its own transaction's row is there.
+ */
+export const MAINTENANCE_TABLE = 'cellgate_audit_maintenance';
+
 /** The event outbox: one row per committed governed mutation of a tier-1/2 entity, `seq` first. */
 export const EVENTS_TABLE = 'cellgate_events';
 /** Outbox columns after `seq`; `payload` is the whole event, the others are what queries filter on. */

@@ -22,6 +22,7 @@ import {
   EVENTS_TABLE,
   IDEMPOTENCY_COLUMNS,
   IDEMPOTENCY_TABLE,
+  MAINTENANCE_TABLE,
   MIGRATIONS_TABLE,
   RATE_LIMIT_COLUMNS,
   RATE_LIMIT_TABLE,
@@ -232,6 +233,25 @@ function eventsStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * The maintenance path: the grant table and the append-only guard that honours it (replacing the
+ * strict guard of the core step, whose checksum stays as it was). See docs/lifecycle.md.
+ */
+function maintenanceStep(dialect: SqlDialect): MigrationStep {
+  return {
+    name: 'cellgate:audit-maintenance',
+    checksum: `audit-maintenance@1:${dialect.name}`,
+    async apply(tx) {
+      const text = sql.raw(dialect.columnType('text'));
+      const statements = [
+        sql`CREATE TABLE IF NOT EXISTS ${sql.table(MAINTENANCE_TABLE)} (grant_key ${text} PRIMARY KEY, reason ${text} NOT NULL, started_at ${text} NOT NULL)`,
+        ...dialect.maintenanceGuardDdl(AUDIT_TABLE, MAINTENANCE_TABLE),
+      ];
+      for (const statement of statements) await statement.execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -303,7 +323,7 @@ async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
 export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
   models.forEach(assertModel);
   const run = (globalThis as Slot)[RUN];
-  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), eventsStep(dialect), ...models.map((model) => entityStep(dialect, model))];
+  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), eventsStep(dialect), maintenanceStep(dialect), ...models.map((model) => entityStep(dialect, model))];
   await dialect.withMigrationLock(db, async (tx) => {
     const bookkeeping = createTable(dialect, MIGRATIONS_TABLE, [
       sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,

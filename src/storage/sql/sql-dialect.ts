@@ -55,6 +55,13 @@ export interface SqlDialect {
   supportDdl(): RawBuilder<unknown>[];
   /** Statements (idempotent) making the audit table reject UPDATE and DELETE. */
   appendOnlyAuditDdl(table: string): RawBuilder<unknown>[];
+  /**
+   * Statements (idempotent) replacing the append-only guard of the audit table by one that lets
+   * UPDATE and DELETE through while the current transaction holds a row in `grantTable`.
+   */
+  maintenanceGuardDdl(auditTable: string, grantTable: string): RawBuilder<unknown>[];
+  /** The key of the current transaction's grant row (PostgreSQL: its transaction id). */
+  readonly maintenanceGrantKey: RawBuilder<unknown>;
   /** Names of the columns a table has (empty when it does not exist). */
   existingColumns(db: SqlDb | SqlTx, table: string): Promise<Set<string>>;
   /** Runs `fn` in one write transaction that also serialises concurrent migrations. */

@@ -5,13 +5,14 @@
  * back when it throws, retried once when the database reports a serialization failure or deadlock.
  */
 import { CellgateError } from '../../errors.ts';
-import type { StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
+import type { MaintenanceSession, StorageCapabilities, StorageDriver, StorageSession } from '../types.ts';
 import { retryWhileBusy } from './busy-retry.ts';
 import { createGate } from './gate.ts';
 import { migrate } from './migrate.ts';
 import { createSqlRateLimitStore } from './rate-limit-store.ts';
-import type { SqlDb, SqlDialect } from './sql-dialect.ts';
+import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { appendEvent, createSqlEventStore } from './events.ts';
+import { inMaintenance } from './maintenance.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -45,6 +46,11 @@ function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): Storage
   return wrapped as unknown as StorageSession;
 }
 
+/** The session of a maintenance transaction: the transaction's session and the history operations. */
+function createSqlMaintenanceSession(dialect: SqlDialect, tx: SqlTx, cache: ReturnType<typeof createStatementCache>, reason: MaintenanceSession['reason']): MaintenanceSession {
+  return { ...createSqlSession(dialect, tx, cache), reason };
+}
+
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
 export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
   const { dialect, db } = options;
@@ -76,6 +82,13 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
             throw toStorageError(dialect, second);
           }
         }
+        throw toStorageError(dialect, error);
+      }
+    },
+    async maintenance(reason, fn) {
+      try {
+        return await gate(() => inMaintenance(dialect, db, reason, (tx) => fn(createSqlMaintenanceSession(dialect, tx, cache, reason))));
+      } catch (error) {
         throw toStorageError(dialect, error);
       }
     },

@@ -110,6 +110,19 @@ export const createSqliteDialect = (busyTimeoutMs: number): SqlDialect => ({
       (event) => sql`CREATE TRIGGER IF NOT EXISTS ${sql.id(`${table}_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON ${sql.table(table)}
         BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END` as RawBuilder<unknown>,
     ),
+  // SQLite writes one transaction at a time and never shows another connection uncommitted rows,
+  // so "a grant row exists" means "this transaction is a maintenance transaction".
+  maintenanceGuardDdl: (table, grantTable) =>
+    (['UPDATE', 'DELETE'] as const).flatMap((event) => {
+      const name = sql.id(`${table}_no_${event.toLowerCase()}`);
+      return [
+        sql`DROP TRIGGER IF EXISTS ${name}`,
+        sql`CREATE TRIGGER ${name} BEFORE ${sql.raw(event)} ON ${sql.table(table)}
+          WHEN NOT EXISTS (SELECT 1 FROM ${sql.table(grantTable)})
+          BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END`,
+      ] as RawBuilder<unknown>[];
+    }),
+  maintenanceGrantKey: sql`'maintenance'`,
   async existingColumns(db, table) {
     const { rows } = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
     return new Set(rows.map((row) => row.name));
