@@ -12,6 +12,7 @@ import { migrate } from './migrate.ts';
 import { createSqlRateLimitStore } from './rate-limit-store.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
 import { appendEvent, createSqlEventStore } from './events.ts';
+import { exportAudit } from './audit-export.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -38,11 +39,19 @@ export interface SqlStorageOptions {
 function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): StorageSession {
   const waitMs = dialect.busyRetryMs;
   if (waitMs === undefined) return session;
-  const busy = (error: unknown) => dialect.classify(error instanceof CellgateError ? error.cause : error) === 'busy';
+  const retry = busyRetry(dialect);
   const wrapped = Object.fromEntries(
-    Object.entries(session).map(([name, call]) => [name, (...args: unknown[]) => retryWhileBusy(() => (call as (...a: unknown[]) => Promise<unknown>)(...args), busy, waitMs)]),
+    Object.entries(session).map(([name, call]) => [name, (...args: unknown[]) => retry(() => (call as (...a: unknown[]) => Promise<unknown>)(...args))]),
   );
   return wrapped as unknown as StorageSession;
+}
+
+/** Runs a read again on timers while the database reports the lock busy, up to the dialect's wait (none: once). */
+function busyRetry(dialect: SqlDialect): <T>(read: () => Promise<T>) => Promise<T> {
+  const waitMs = dialect.busyRetryMs;
+  if (waitMs === undefined) return (read) => read();
+  const busy = (error: unknown) => dialect.classify(error instanceof CellgateError ? error.cause : error) === 'busy';
+  return (read) => retryWhileBusy(read, busy, waitMs);
 }
 
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
@@ -81,6 +90,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     events: createSqlEventStore(dialect, db),
+    exportAudit: (query) => exportAudit(dialect, db, query, busyRetry(dialect)),
     // Outside a transaction the order lock must still cover the insert: give it one of its own.
     appendEvent: (event) => mapErrors(dialect, () => dialect.transaction(db, (tx) => appendEvent(dialect, tx, event))),
     close: () => db.destroy(),
