@@ -113,6 +113,15 @@ describe('GET /v1/audit as NDJSON (node server on 127.0.0.1)', () => {
     expectError(await send(server.url, 'GET', `/v1/audit?${RANGE}`, { token: tokens.admin }), 400, 'VALIDATION_ERROR');
   });
 
+  it('lists the NDJSON answer and the range parameters in the OpenAPI document', async () => {
+    const document = createGovernedApi({ storage: memoryStorage(), auth: { secret: SECRET }, resources: [ORDER_DOCUMENT] }).openapi() as {
+      paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, { content: Record<string, unknown> }> } }>;
+    };
+    const list = document.paths['/v1/audit']!.get;
+    expect(Object.keys(list.responses['200']!.content)).toEqual(['application/json', 'application/x-ndjson']);
+    expect(list.parameters.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['from', 'to', 'limit', 'cursor']));
+  });
+
   it('pulls from storage as the client reads, and stops reading when the client cancels', async () => {
     const tenantId = ids.tenant;
     const base = Date.UTC(2010, 0, 1);
