@@ -200,3 +200,15 @@ export const WEBHOOK_MAX_BATCH = 500;
 
 /** Longest text of a failed attempt's error kept in the delivery state. */
 export const WEBHOOK_ERROR_TEXT_LENGTH = 200;
+
+/**
+ * Audit records one export read takes from storage (`GET /v1/audit` as NDJSON, `cellgate audit
+ * export`): the unit of the keyset paging that keeps an export's memory constant, whatever its range.
+ */
+export const AUDIT_EXPORT_PAGE_SIZE = 500;
+
+/** Longest part of an `Accept` header read when choosing between JSON and NDJSON (the rest is ignored). */
+export const MAX_ACCEPT_HEADER_LENGTH = 1024;
+
+/** Characters (UTF-16 code units) of NDJSON lines gathered into one chunk of a streamed export before it is handed on. */
+export const NDJSON_CHUNK_BYTES = 64 * 1024;

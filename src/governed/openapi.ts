@@ -10,7 +10,7 @@ import { BASE_FIELDS, entityReference, isBaseField, snakeToCamel, type EntityDef
 import { ErrorEnvelopeSchema } from '../contract/docs/openapi.ts';
 import { errorStatus, type ErrorCode } from '../errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';
-import { COMMON_ERRORS, GOVERNED_OPERATIONS, SCOPE_PREFIX, TARGET_SUFFIX, type GovernedOperation } from './http/operations.ts';
+import { AuditExportQuerySchema, COMMON_ERRORS, GOVERNED_OPERATIONS, SCOPE_PREFIX, TARGET_SUFFIX, type GovernedOperation } from './http/operations.ts';
 import { RollbackBodySchema } from './service-schemas.ts';
 
 type Json = Record<string, unknown>;
@@ -245,6 +245,8 @@ export function buildGovernedOpenApi(resources: readonly DocumentedResource[], s
         parameters,
         responses: responses(operation, { description: 'Success.', content: { 'application/json': { schema: ref(operation.answer === 'audit' ? 'AuditAnswer' : 'AuditPage') } } }),
       });
+      // The export shares the list's path: the same GET asked for NDJSON, with its own query.
+      if (operation.target === 'audit') Object.assign(paths[`${settings.basePath}${path}`]![operation.method.toLowerCase()]!, auditExportDoc(operation));
     }
   }
   const tags = [...resources.map((resource) => ({ name: resource.resourceName, description: `${resource.entity.name} (${entityReference(resource.entity)})` })), ...(settings.audit ? [{ name: 'audit' }] : [])];
@@ -258,6 +260,25 @@ export function buildGovernedOpenApi(resources: readonly DocumentedResource[], s
 }
 
 /** Query parameters of an operation other than a list, from its query schema. */
+/**
+ * What the export adds to `GET /v1/audit`: its parameters and the NDJSON answer (one `AuditRecord`
+ * per line). `from` and `to` are listed as optional, as the JSON page refuses them.
+ */
+function auditExportDoc(operation: GovernedOperation): Json {
+  const exportOnly = queryParameters({ ...operation, query: () => AuditExportQuerySchema }).filter((parameter) => parameter.name === 'from' || parameter.name === 'to');
+  return {
+    description:
+      'Needs `audit:read`. A tenant-wide role reads the whole tenant; otherwise the records of the workspaces where you hold a role. ' +
+      'With `Accept: application/x-ndjson` it is the export (docs/audit-export.md): every record with `from <= occurredAt < to`, oldest first, unpaged, one JSON record per line; `from` and `to` are required there, `limit`/`cursor`/`resourceId` are not accepted. ' +
+      'The whole tenant is exported only for the tenant-wide `admin` role; anyone else exports the workspaces where they hold a role.',
+    parameters: [...queryParameters(operation), ...exportOnly.map((parameter) => ({ ...parameter, required: false }))],
+    responses: responses(operation, {
+      description: 'Success: a page of records (JSON), or the export (NDJSON).',
+      content: { 'application/json': { schema: ref('AuditPage') }, 'application/x-ndjson': { schema: ref('AuditRecord') } },
+    }),
+  };
+}
+
 function queryParameters(operation: GovernedOperation): Json[] {
   const schema = operation.query({ fields: {} });
   if (!(schema instanceof z.ZodObject)) return [];

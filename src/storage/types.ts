@@ -176,6 +176,24 @@ export interface AuditPage {
 }
 
 /**
+ * Which audit records to export (`GET /v1/audit` as NDJSON, `cellgate audit export`): a tenant's
+ * records with `from <= occurredAt < to`, oldest first (by `occurredAt`, then by append order).
+ * `from` and `to` are ISO 8601 UTC strings as `Date#toISOString()` writes them.
+ */
+export interface AuditExportQuery {
+  tenantId: string;
+  /** First instant included. */
+  from: string;
+  /** First instant no longer included (a half-open range, so consecutive ranges never overlap). */
+  to: string;
+  resourceType?: string;
+  /** Only records of these workspaces (no tenant-level ones; none for an empty list). */
+  workspaceIds?: readonly string[];
+  /** Records read per storage round trip, at most (and by default) `AUDIT_EXPORT_PAGE_SIZE` of `limits.ts`. */
+  pageSize?: number;
+}
+
+/**
  * What a create sent with an `Idempotency-Key` left behind, so a repeat replays its answer. The
  * governed core stores only the created record's id and version in `body` (never field values:
  * no personal data or credential lands here) and rebuilds the answer from the version state.
@@ -320,6 +338,14 @@ export interface StorageDriver extends StorageSession {
   readonly rateLimitStore?: RateLimitStore;
   /** The committed outbox: the change feed and the webhook delivery state. */
   readonly events: EventStore;
+  /**
+   * Every audit record matching `query`, oldest first, read outside any transaction in keyset
+   * pages of a bounded size: memory stays constant whatever the range, and the iteration holds no
+   * lock between pages. Records appended while it runs may or may not appear. Stopping the
+   * iteration early (`break`, `return()`) stops the reads. A malformed `from`/`to` is the caller's
+   * bug: the HTTP and CLI layers check them first.
+   */
+  exportAudit(query: AuditExportQuery): AsyncIterable<AuditRecord>;
   /** Releases connections and handles. */
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ export const commands = {
   migrate: { summary: 'run the storage migrations for DATABASE_URL', load: () => import('./migrate.ts') },
   token: { summary: 'print a signed development token', load: () => import('./token.ts') },
   mcp: { summary: 'serve the MCP tools and resources over stdio', load: () => import('./mcp.ts') },
+  audit: { summary: 'audit export --from --to: write audit records of a tenant as NDJSON', load: () => import('./audit.ts') },
 } satisfies Record<string, { summary: string; load: () => Promise<CommandModule> }>;
 
 /** A subcommand name. */

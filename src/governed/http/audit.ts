@@ -3,9 +3,12 @@
  * from storage (records are redacted when written), tenant from the token, `audit:read` required.
  * Reach: a tenant-wide role reads the whole tenant; otherwise the actor reads the records of the
  * workspaces where it holds a role, never tenant-level ones. `workspaceId` narrows either.
+ *
+ * The export (`GET /v1/audit` as NDJSON, docs/audit-export.md) reaches the whole tenant only for a
+ * tenant-wide {@link TENANT_ADMIN_ROLE}; anyone else exports the workspaces where it holds a role.
  */
 import { CellgateError } from '../../errors.ts';
-import type { AuditQuery, AuditRecord, StorageDriver } from '../../storage/types.ts';
+import type { AuditExportQuery, AuditQuery, AuditRecord, StorageDriver } from '../../storage/types.ts';
 import { historyPaging, type HistoryPaging } from '../service-schemas.ts';
 import type { Actor, AuditView, HistoryPage } from '../types.ts';
 
@@ -56,4 +59,39 @@ export async function getTenantAudit(storage: StorageDriver, actor: Actor, audit
   const record = await storage.getAudit(actor.tenantId, auditId);
   if (record === null || !withinReach(actor, record.workspaceId)) throw new CellgateError('NOT_FOUND', 'Audit record not found.');
   return record;
+}
+
+/** The tenant-wide role that may export a whole tenant's audit history (tenant-level records included). */
+export const TENANT_ADMIN_ROLE = 'admin';
+
+/** Parsed export query of `GET /v1/audit` (`Accept: application/x-ndjson`), `from`/`to` normalised to UTC. */
+export interface AuditExportInput {
+  from: string;
+  to: string;
+  resourceType?: string | undefined;
+  workspaceId?: string | undefined;
+}
+
+/**
+ * The storage query of an export, after the permission checks: `audit:read` always; the whole
+ * tenant for a tenant-wide admin; otherwise only the workspaces where the actor holds a role
+ * (403 when it holds none); `workspaceId` narrows to one workspace within the actor's reach.
+ */
+export function tenantAuditExport(actor: Actor, input: AuditExportInput): AuditExportQuery {
+  requireAuditRead(actor);
+  const { from, to, resourceType, workspaceId } = input;
+  if (workspaceId !== undefined && !withinReach(actor, workspaceId)) throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
+  const base = { tenantId: actor.tenantId, from, to, ...(resourceType === undefined ? {} : { resourceType }) };
+  if (workspaceId !== undefined) return { ...base, workspaceIds: [workspaceId] };
+  if (actor.roles.includes(TENANT_ADMIN_ROLE)) return base;
+  const workspaceIds = workspacesOf(actor);
+  if (workspaceIds.length === 0) {
+    throw new CellgateError('FORBIDDEN', `Exporting the whole tenant's audit history needs the tenant-wide ${TENANT_ADMIN_ROLE} role; name a workspaceId where you hold a role.`);
+  }
+  return { ...base, workspaceIds };
+}
+
+/** `GET /v1/audit` as NDJSON: every record of the range within the actor's reach, oldest first. */
+export function exportTenantAudit(storage: StorageDriver, actor: Actor, input: AuditExportInput): AsyncIterable<AuditRecord> {
+  return storage.exportAudit(tenantAuditExport(actor, input));
 }

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../../errors.ts';
+import { MAX_DATE_TIME_LENGTH } from '../../limits.ts';
+import { normalizeDateTime } from '../codec.ts';
 import type { EntityScope } from '../../storage/types.ts';
 import { listParamsOfQuery, listParamsSchema, PreferCountSchema, type ListableEntity } from '../list-query.ts';
 import type { ServiceOperationName } from '../service.ts';
@@ -103,6 +105,26 @@ export const AuditQuerySchema = HistoryParamsSchema.extend({
   resourceId: UuidSchema.optional().describe('Only the history of this record.'),
   workspaceId: UuidSchema.optional().describe('Only this workspace (one where you hold a role, or any with a tenant-wide role).'),
 }).strict();
+
+/** A bound of an audit export's range: an RFC 3339 date-time (or a date, midnight UTC), normalised to UTC. */
+const ExportInstantSchema = (name: 'from' | 'to') =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required for an export: an RFC 3339 date-time` : `${name} must be an RFC 3339 date-time`) })
+    .max(MAX_DATE_TIME_LENGTH, `${name} must be an RFC 3339 date-time`)
+    .transform((value, ctx) => normalizeDateTime(value) ?? (ctx.addIssue({ code: 'custom', message: `${name} must be an RFC 3339 date-time, e.g. 2026-01-01T00:00:00Z` }), z.NEVER));
+
+/**
+ * The query of `GET /v1/audit` with `Accept: application/x-ndjson` (the export): records with
+ * `from <= occurredAt < to`, oldest first, unpaged (docs/audit-export.md).
+ */
+export const AuditExportQuerySchema = z
+  .strictObject({
+    from: ExportInstantSchema('from').describe('Export only (and required there): first instant included, RFC 3339 date-time.'),
+    to: ExportInstantSchema('to').describe('Export only (and required there): first instant no longer included, RFC 3339 date-time, not before `from`.'),
+    resourceType: AuditQuerySchema.shape.resourceType,
+    workspaceId: AuditQuerySchema.shape.workspaceId,
+  })
+  .refine((query) => query.from <= query.to, { path: ['to'], message: 'to must not be before from' });
 
 /** Every governed operation. */
 export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [

@@ -18,8 +18,9 @@ import { SERVICE_OPERATIONS } from '../service.ts';
 import type { ServiceContext, ServiceOperation } from '../service-context.ts';
 import { parseId, parseInput, validationErrorOf } from '../service-schemas.ts';
 import type { GovernedContext, GovernedScope, RecordView } from '../types.ts';
-import { getTenantAudit, listTenantAudit, type AuditListInput } from './audit.ts';
-import { GOVERNED_OPERATIONS, type GovernedOperation, type OperationTarget, type RequestParts } from './operations.ts';
+import { exportTenantAudit, getTenantAudit, listTenantAudit, type AuditExportInput, type AuditListInput } from './audit.ts';
+import { ndjsonResponse, wantsNdjson } from './ndjson.ts';
+import { AuditExportQuerySchema, GOVERNED_OPERATIONS, type GovernedOperation, type OperationTarget, type RequestParts } from './operations.ts';
 import { answer, governed, type Pipeline } from './pipeline.ts';
 import { methodNotAllowed, recordResponse } from './responses.ts';
 
@@ -149,6 +150,11 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
   /** Runs one tenant-level (audit) operation. */
   const runAudit = (compiled: Compiled, request: Request, id: string | undefined) =>
     governed(audit!.pipeline, request, async ({ actor }) => {
+      // The export: the same path asked for NDJSON, with its own query (docs/audit-export.md).
+      if (compiled.operation.target === 'audit' && wantsNdjson(request)) {
+        const input = parseInput(AuditExportQuerySchema, plainQuery(searchParamsOf(request.url)), 'query parameter') as AuditExportInput;
+        return ndjsonResponse(exportTenantAudit(audit!.storage, actor, input));
+      }
       const parts = partsOf(compiled, request, id === undefined ? '' : parseId(id, 'Audit record'));
       if (compiled.operation.target === 'audit') return jsonResponse(await listTenantAudit(audit!.storage, actor, compiled.operation.input(parts) as AuditListInput));
       return jsonResponse({ data: await getTenantAudit(audit!.storage, actor, parts.id) });

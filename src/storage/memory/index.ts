@@ -21,6 +21,7 @@ import type {
   StorageSession,
   StoredRecord,
 } from '../types.ts';
+import { AuditTimeIndex, exportFromIndex } from './audit-export.ts';
 import { MemoryEventStore } from './events.ts';
 import { inScope, runListQuery } from './list.ts';
 import { Mutex } from './mutex.ts';
@@ -37,6 +38,8 @@ class Tables {
   /** Audit positions by (tenant, resourceType, resourceId), ascending, so a record's history is read without a scan. */
   readonly auditByResource = new Map<string, number[]>();
   readonly auditById = new Map<string, number>();
+  /** Audit positions per tenant in time order, for exports (kept on the committed tables only). */
+  readonly auditByTime: AuditTimeIndex | null;
   readonly versions = new Map<string, StoredRecord>();
   readonly idempotency = new Map<string, IdempotencyRecord>();
   /** Outbox events a transaction staged; the event store takes them on commit. */
@@ -46,6 +49,10 @@ class Tables {
    * order on commit after the staged writes, so a throwing transaction leaves no trace.
    */
   readonly maintenance: Array<(base: Tables) => void> = [];
+
+  constructor(committed: boolean) {
+    this.auditByTime = committed ? new AuditTimeIndex(this.audit) : null;
+  }
 
   table(name: string): Map<string, StoredRecord> {
     let table = this.records.get(name);
@@ -64,6 +71,7 @@ class Tables {
     const list = this.auditByResource.get(key);
     if (list === undefined) this.auditByResource.set(key, [position]);
     else list.push(position);
+    this.auditByTime?.add(position);
   }
 }
 
@@ -248,7 +256,7 @@ export type MemoryStorageOptions = Record<string, never>;
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver {
   void options;
-  const base = new Tables();
+  const base = new Tables(true);
   const mutex = new Mutex();
   const reader = new MemorySession(base, null);
   const events = new MemoryEventStore();
@@ -258,7 +266,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
   const staging = <S, T>(open: (staged: Tables) => S, fn: (session: S) => Promise<T>): Promise<T> =>
     mutex.run(async () => {
       if (closed) throw new Error('memoryStorage: closed');
-      const staged = new Tables();
+      const staged = new Tables(false);
       const result = await fn(open(staged));
       commit(base, staged, events);
       return result;
@@ -293,6 +301,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     putIdempotency: (record) => transaction((session) => session.putIdempotency(record)),
     appendEvent: (event) => transaction((session) => session.appendEvent(event)),
     events,
+    exportAudit: (query) => exportFromIndex(base.auditByTime!, query),
     sweepIdempotency: (now, limit) =>
       mutex.run(async () => {
         // Map order is insertion order, so records written long ago come first. The scan is

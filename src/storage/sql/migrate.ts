@@ -252,6 +252,20 @@ function maintenanceStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * The index of audit exports by time range (`exportAudit`): a tenant's records from `from` on, in
+ * (`occurred_at`, `seq`) order, found without scanning the tenant's older history.
+ */
+function auditExportStep(dialect: SqlDialect): MigrationStep {
+  return {
+    name: 'cellgate:audit-export',
+    checksum: `audit-export@1:${dialect.name}`,
+    async apply(tx) {
+      await createIndex(AUDIT_TABLE, 'tenant_time_idx', ['tenant_id', 'occurred_at', 'seq']).execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -323,7 +337,15 @@ async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
 export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
   models.forEach(assertModel);
   const run = (globalThis as Slot)[RUN];
-  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), eventsStep(dialect), maintenanceStep(dialect), ...models.map((model) => entityStep(dialect, model))];
+  const steps = [
+    coreStep(dialect),
+    idempotencyExpiryStep(dialect),
+    rateLimitStep(dialect),
+    eventsStep(dialect),
+    maintenanceStep(dialect),
+    auditExportStep(dialect),
+    ...models.map((model) => entityStep(dialect, model)),
+  ];
   await dialect.withMigrationLock(db, async (tx) => {
     const bookkeeping = createTable(dialect, MIGRATIONS_TABLE, [
       sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,

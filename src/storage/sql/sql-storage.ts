@@ -13,6 +13,7 @@ import { createSqlRateLimitStore } from './rate-limit-store.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { appendEvent, createSqlEventStore } from './events.ts';
 import { inMaintenance } from './maintenance.ts';
+import { exportAudit } from './audit-export.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -39,9 +40,9 @@ export interface SqlStorageOptions {
 function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): StorageSession {
   const waitMs = dialect.busyRetryMs;
   if (waitMs === undefined) return session;
-  const busy = (error: unknown) => dialect.classify(error instanceof CellgateError ? error.cause : error) === 'busy';
+  const retry = busyRetry(dialect);
   const wrapped = Object.fromEntries(
-    Object.entries(session).map(([name, call]) => [name, (...args: unknown[]) => retryWhileBusy(() => (call as (...a: unknown[]) => Promise<unknown>)(...args), busy, waitMs)]),
+    Object.entries(session).map(([name, call]) => [name, (...args: unknown[]) => retry(() => (call as (...a: unknown[]) => Promise<unknown>)(...args))]),
   );
   return wrapped as unknown as StorageSession;
 }
@@ -49,6 +50,14 @@ function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): Storage
 /** The session of a maintenance transaction: the transaction's session and the history operations. */
 function createSqlMaintenanceSession(dialect: SqlDialect, tx: SqlTx, cache: ReturnType<typeof createStatementCache>, reason: MaintenanceSession['reason']): MaintenanceSession {
   return { ...createSqlSession(dialect, tx, cache), reason };
+}
+
+/** Runs a read again on timers while the database reports the lock busy, up to the dialect's wait (none: once). */
+function busyRetry(dialect: SqlDialect): <T>(read: () => Promise<T>) => Promise<T> {
+  const waitMs = dialect.busyRetryMs;
+  if (waitMs === undefined) return (read) => read();
+  const busy = (error: unknown) => dialect.classify(error instanceof CellgateError ? error.cause : error) === 'busy';
+  return (read) => retryWhileBusy(read, busy, waitMs);
 }
 
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
@@ -94,6 +103,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     events: createSqlEventStore(dialect, db),
+    exportAudit: (query) => exportAudit(dialect, db, query, busyRetry(dialect)),
     // Outside a transaction the order lock must still cover the insert: give it one of its own.
     appendEvent: (event) => mapErrors(dialect, () => dialect.transaction(db, (tx) => appendEvent(dialect, tx, event))),
     close: () => db.destroy(),
