@@ -59,7 +59,7 @@ function freePort(): Promise<number> {
 }
 
 /** Starts `node --import tsx <file>` (stopped after 90 s at the latest) and resolves once `base` answers. */
-async function start(app: string, file: string, base: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+async function start(app: string, file: string, base: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: app, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
