@@ -1,4 +1,4 @@
-// The README's "Testing your app" example, verbatim, so it stays true.
+// The createTestApi example of docs/testing.md, verbatim, so it stays true.
 import { describe, expect, it } from 'vitest';
 import { createTestApi } from 'cellgate/testing';
 

@@ -14,7 +14,7 @@ import { createApp, packOnce, root, run, startProcess } from '../packaging/pack.
 beforeAll(() => packOnce(), 300_000);
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('<!-- section: contract -->'));
+const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
 
 /** The fenced blocks of a Markdown text: info string and body. */
 function blocks(markdown: string): Array<{ info: string; body: string }> {

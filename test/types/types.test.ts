@@ -1,6 +1,6 @@
 /**
  * Type-level tests, compiled by tsc: the inferred record types of `typed-entity.fixture.ts` (its
- * `@ts-expect-error` lines must be errors), and the README's governed samples (the JSON-import
+ * `@ts-expect-error` lines must be errors), and the governed samples of docs/governed.md (the JSON-import
  * mounting sample and the typed-record sample) under `strict` with moduleResolution `bundler` and
  * `nodenext`, as a user's project would compile them.
  */
@@ -15,11 +15,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'cellgate-types-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The ```ts block following a heading or bold lead-in of the README. */
+/** The ```ts block following a heading or bold lead-in of docs/governed.md. */
 function readmeBlock(after: string): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(root, 'docs/governed.md'), 'utf8');
   const start = readme.indexOf(after);
-  expect(start, `README section "${after}"`).toBeGreaterThan(-1);
+  expect(start, `docs/governed.md section "${after}"`).toBeGreaterThan(-1);
   const open = readme.indexOf('```ts\n', start);
   return readme.slice(open + 6, readme.indexOf('\n```', open + 6));
 }
@@ -65,7 +65,7 @@ function project(dir: string, resolution: 'bundler' | 'nodenext', files: Record<
 }
 
 const samples = () => ({
-  'mount.ts': `${readmeBlock('### Mounting a governed resource')}\nexport {};\n`,
+  'mount.ts': `${readmeBlock('## Mounting a governed resource')}\nexport {};\n`,
   'typed.ts': `${readmeBlock('**Typed records.**')}\nexport {};\n`,
 });
 

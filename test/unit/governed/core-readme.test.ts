@@ -1,4 +1,4 @@
-// The README's "Testing your code with the in-memory driver" example, verbatim, so it stays true.
+// The "Unit tests on the in-memory driver" example of docs/testing.md, verbatim, so it stays true.
 import { describe, expect, it } from 'vitest';
 import { createGovernedService, defineEntity, memoryStorage, type Actor } from 'cellgate';
 
