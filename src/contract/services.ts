@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { FieldIssue } from '../errors.ts';
 import { requestValidationError } from './validate/bounds.ts';
 import { parseOptions } from './schema/messages.ts';
+import { compileQuickCheck, type QuickCheck } from './schema/quick-check.ts';
 import type { ContractContext } from './context.ts';
 import {
   checkSchemaVersion,
@@ -179,24 +180,52 @@ export function getExample(key: string) {
 // Validation (200 whether valid or not, docs/decisions/A13.md)
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * A validation request body, checked once. The compiled check proves the common well-formed body
+ * without building zod's copy of it (the validators only read the one member); anything it does
+ * not prove goes through {@link parseInput}, which words every problem.
+ */
+function validationRequest<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  let quick = quickRequests.get(schema);
+  if (!quick) quickRequests.set(schema, (quick = compileQuickCheck(schema)));
+  return quick(body) ? (body as z.output<T>) : parseInput(schema, body);
+}
+const quickRequests = new WeakMap<z.ZodType, QuickCheck>();
+
+/**
+ * The body-taking answers for arguments already checked against their request schema. The MCP
+ * tools call these: the SDK checked the arguments at the edge with the same zod schema, so they are
+ * not parsed a second time.
+ */
+export const checked = {
+  validateManifest: (args: ValidateManifestRequest): ValidationResult => validateManifestCore(args.manifest),
+  validateEntity: (args: ValidateEntityRequest): ValidationResult => validateEntityCore(args.entity),
+  validatePage: (args: ValidatePageRequest): ValidationResult => validatePageCore(args.page),
+  normalizeManifest: (args: ValidateManifestRequest): NormalizeResult => normalizeManifestCore(args.manifest),
+  recommend: (args: z.output<typeof RecommendInputSchema>) => recommendCore(args.goal),
+  suggestPages: (args: z.output<typeof SuggestPagesInputSchema>) => suggestPagesCore(args.entities),
+  suggestRelations: (args: z.output<typeof SuggestRelationsInputSchema>) => suggestRelationsCore(args.entities),
+  explainErrors: (args: z.output<typeof ExplainErrorsInputSchema>) => explainErrorsCore(args.errors),
+};
+
 /** `POST /api/validate/manifest`, MCP `validate_manifest`. Body `{ manifest }`. */
 export function validateManifest(body: unknown): ValidationResult {
-  return validateManifestCore(parseInput(ValidateManifestRequestSchema, body).manifest);
+  return checked.validateManifest(validationRequest(ValidateManifestRequestSchema, body));
 }
 
 /** `POST /api/validate/entity`, MCP `validate_entity`. Body `{ entity }`. */
 export function validateEntity(body: unknown): ValidationResult {
-  return validateEntityCore(parseInput(ValidateEntityRequestSchema, body).entity);
+  return checked.validateEntity(validationRequest(ValidateEntityRequestSchema, body));
 }
 
 /** `POST /api/validate/page`, MCP `validate_page`. Body `{ page }`. */
 export function validatePage(body: unknown): ValidationResult {
-  return validatePageCore(parseInput(ValidatePageRequestSchema, body).page);
+  return checked.validatePage(validationRequest(ValidatePageRequestSchema, body));
 }
 
 /** `POST /api/validate/normalize`, MCP `normalize_manifest`. Body `{ manifest }`. */
 export function normalizeManifest(body: unknown): NormalizeResult {
-  return normalizeManifestCore(parseInput(ValidateManifestRequestSchema, body).manifest);
+  return checked.normalizeManifest(validationRequest(ValidateManifestRequestSchema, body));
 }
 
 /** `POST /api/validate/entity-document`: the body is the entity definition document itself. */
@@ -210,20 +239,20 @@ export function validateEntityDocument(body: unknown): ValidationResult {
 
 /** `POST /api/guidance/recommend`, MCP `recommend_manifest_structure`. Body `{ goal }`. */
 export function recommend(body: unknown) {
-  return recommendCore(parseInput(RecommendInputSchema, body).goal);
+  return checked.recommend(parseInput(RecommendInputSchema, body));
 }
 
 /** `POST /api/guidance/suggest-pages`, MCP `suggest_page_set_for_entities`. Body `{ entities: string[] }`. */
 export function suggestPages(body: unknown) {
-  return suggestPagesCore(parseInput(SuggestPagesInputSchema, body).entities);
+  return checked.suggestPages(parseInput(SuggestPagesInputSchema, body));
 }
 
 /** `POST /api/guidance/suggest-relations`, MCP `suggest_relations`. Body `{ entities: [{ key, fields }] }`. */
 export function suggestRelations(body: unknown) {
-  return suggestRelationsCore(parseInput(SuggestRelationsInputSchema, body).entities);
+  return checked.suggestRelations(parseInput(SuggestRelationsInputSchema, body));
 }
 
 /** `POST /api/guidance/explain-errors`, MCP `explain_validation_errors`. Body `{ errors: [{ field, message }] }`. */
 export function explainErrors(body: unknown) {
-  return explainErrorsCore(parseInput(ExplainErrorsInputSchema, body).errors);
+  return checked.explainErrors(parseInput(ExplainErrorsInputSchema, body));
 }

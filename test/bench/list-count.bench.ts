@@ -9,13 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, bench, describe } from 'vitest';
 import type { CountMethod, ListQuery, StorageDriver } from '../../src/storage/types.ts';
-import { postgresStorage } from '../../src/storage/postgres/index.ts';
 import { sqliteStorage } from '../../src/storage/sqlite/index.ts';
-import { startTestPostgres } from '../support/postgres.ts';
-import { benchModel, LARGE_ROWS, largeListQuery, largeScope, report, timingPair } from './storage-bench-support.ts';
+import { benchModel, describePostgresBench, LARGE_ROWS, largeListQuery, largeScope, report, timingPair } from './storage-bench-support.ts';
 
 const SMALL_ROWS = 1_000;
 const smallScope = { ...largeScope, workspaceId: 'bench-ws-small' };
@@ -64,19 +61,7 @@ describe('sqlite list page 1 with count=estimated', () => {
 });
 
 // --- PostgreSQL -------------------------------------------------------------------------------------
-const server = await startTestPostgres();
-if (!server.ok) report(`postgres skipped: ${server.skip}`);
-
-describe.skipIf(!server.ok)('postgres list page 1 with count=estimated', async () => {
-  if (!server.ok) return;
-  const pool = new pg.Pool({ connectionString: server.db.url, max: 2 });
-  const driver = postgresStorage({ pool });
-  afterAll(async () => {
-    await driver.close();
-    await pool.end();
-    await server.db.stop();
-  });
-  await driver.migrate([benchModel]);
+await describePostgresBench('postgres list page 1 with count=estimated', 2, async ({ pool, driver }) => {
   const started = performance.now();
   for (const [scope, rows, offset] of [[largeScope, LARGE_ROWS, 0], [smallScope, SMALL_ROWS, LARGE_ROWS]] as const) {
     await pool.query(`INSERT INTO bench_order_v1 (${insertColumns})

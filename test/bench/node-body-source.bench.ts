@@ -14,13 +14,15 @@ import { createSourceReader } from '../../adapters/node/buffered-body.ts';
 const options = { time: 3000, warmupIterations: 2000 };
 const text = JSON.stringify({ data: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `Customer ${i}`, status: 'active' })) });
 const source = createSourceReader();
-if (source(new Response(text)) !== text) throw new Error('the fast path is off on this Node: nothing to compare');
+const fastPath = source(new Response(text)) === text;
+console.log(`[node-body-source] node ${process.version}: undici fast path ${fastPath ? 'on' : 'off (the stream path answers)'}`);
 
 describe(`a ${text.length}-byte JSON Response`, () => {
   bench('floor: new Response(text)', () => {
     new Response(text);
   }, options);
-  bench('fast path: the source from undici state', () => {
+  // reason: off where the feature test refuses undici's private state (Node 24); the fallback is then the path.
+  bench.skipIf(!fastPath)('fast path: the source from undici state', () => {
     source(new Response(text));
   }, options);
   bench('fallback: read the body stream', async () => {

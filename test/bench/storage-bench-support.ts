@@ -2,7 +2,11 @@
  * Shared parts of the storage benchmarks: the bench entity, one PATCH-equivalent write through a
  * driver (get → conditional update → version state → audit, in one transaction), and p50 timing.
  */
+import pg from 'pg';
+import { afterAll, describe } from 'vitest';
+import { postgresStorage } from '../../src/storage/postgres/index.ts';
 import type { AuditQuery, AuditRecord, EntityStorageModel, ListQuery, RecordScope, StorageDriver, StoredRecord } from '../../src/storage/types.ts';
+import { startTestPostgres } from '../support/postgres.ts';
 
 /** Rows in the large-table list benchmark (`BENCH_ROWS` overrides). */
 export const LARGE_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -146,4 +150,33 @@ export async function measureStorage(
   report(`${label} list page 1 of ${LARGE_ROWS} rows (status = PAID, sort amount desc, total counted): p50 ${list.p50.toFixed(2)} ms`);
   const page = await timing(() => driver.listAudit(history), 200);
   report(`${label} history page (20 newest of a record with ${HISTORY_VERSIONS} versions): p50 ${page.p50.toFixed(3)} ms`);
+}
+
+/** The PostgreSQL side of a storage benchmark: a pool and the driver on it, the bench entity migrated. */
+export interface PostgresBench {
+  pool: pg.Pool;
+  driver: StorageDriver;
+}
+
+/**
+ * A benchmark suite on PostgreSQL (`DATABASE_URL`'s server, else a throwaway cluster): a fresh
+ * database, a pool of `max` connections, the driver on it with the bench entity migrated, all
+ * closed after the suite. Without a server the suite is skipped and a `postgres skipped` line says why.
+ */
+export async function describePostgresBench(title: string, max: number, body: (bench: PostgresBench) => Promise<void>): Promise<void> {
+  const server = await startTestPostgres();
+  if (!server.ok) report(`postgres skipped: ${server.skip}`);
+  // reason: no PostgreSQL server could be reached or started (the line above says why).
+  describe.skipIf(!server.ok)(title, async () => {
+    if (!server.ok) return;
+    const pool = new pg.Pool({ connectionString: server.db.url, max });
+    const driver = postgresStorage({ pool });
+    afterAll(async () => {
+      await driver.close();
+      await pool.end();
+      await server.db.stop();
+    });
+    await driver.migrate([benchModel]);
+    await body({ pool, driver });
+  });
 }

@@ -6,28 +6,12 @@
  * - List page 1 (pageSize 20, one filter, sort by an indexed field) on `BENCH_ROWS` rows: p50.
  * - History page (20 newest audit records) of a record with 10,000 versions: p50.
  */
-import pg from 'pg';
-import { afterAll, bench, describe } from 'vitest';
-import { postgresStorage } from '../../src/storage/postgres/index.ts';
-import { startTestPostgres } from '../support/postgres.ts';
+import { bench } from 'vitest';
 import {
-  benchModel, historyQuery, LARGE_ROWS, largeListQuery, largeScope, measureStorage, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory,
+  benchModel, describePostgresBench, historyQuery, LARGE_ROWS, largeListQuery, largeScope, measureStorage, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory,
 } from './storage-bench-support.ts';
 
-const server = await startTestPostgres();
-if (!server.ok) report(`postgres skipped: ${server.skip}`);
-
-describe.skipIf(!server.ok)('postgres storage', async () => {
-  if (!server.ok) return;
-  const pool = new pg.Pool({ connectionString: server.db.url, max: 4 });
-  const driver = postgresStorage({ pool });
-  afterAll(async () => {
-    await driver.close();
-    await pool.end();
-    await server.db.stop();
-  });
-  await driver.migrate([benchModel]);
-
+await describePostgresBench('postgres storage', 4, async ({ pool, driver }) => {
   async function patchByHand(subject: { id: string; tenantId: string; workspaceId: string | null }): Promise<void> {
     const client = await pool.connect();
     try {

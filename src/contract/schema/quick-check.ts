@@ -150,19 +150,29 @@ class Compiler {
     const strict = catchall === 'never';
     const shape = def.shape as Record<string, z.ZodType>;
     const keys = Object.keys(shape);
-    const known = new Set(keys);
+    const indexOf = new Map(keys.map((key, i) => [key, i]));
     // Parallel arrays and optional members unwrapped here: this loop is the hot path of every check.
     const optional = keys.map((key) => ['optional', 'default'].includes((shape[key]!._zod.def as Def).type));
     const checks = keys.map((key, i) => this.compile(optional[i] ? (shape[key]!._zod.def as Def).innerType : shape[key]!));
-    const count = keys.length;
+    const required = optional.filter((isOptional) => !isOptional).length;
+    // One pass over the value's own keys: `value[key]` of the key a for-in just produced is a fast
+    // load, where reading each schema key by name would be a generic keyed lookup per member.
+    // (A plain object inherits nothing enumerable, so for-in sees exactly its own keys.)
     return (value) => {
       if (!isPlainObject(value)) return false;
-      if (strict) for (const key in value) if (!known.has(key)) return false;
-      for (let i = 0; i < count; i++) {
-        const member = value[keys[i]!];
-        if (member === undefined ? !optional[i] : !checks[i]!(member)) return false;
+      let present = 0;
+      for (const key in value) {
+        const i = indexOf.get(key);
+        if (i === undefined) {
+          if (strict) return false;
+          continue;
+        }
+        const member = value[key];
+        if (member === undefined) continue;
+        if (!checks[i]!(member)) return false;
+        if (!optional[i]) present++;
       }
-      return true;
+      return present === required;
     };
   }
 

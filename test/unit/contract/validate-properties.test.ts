@@ -172,6 +172,10 @@ describe('the compiled quick check of validateManifest', () => {
     ['an unknown discriminator', (m) => (m.spec.entities[0].relations[0].relation = 'many'), false],
     ['a page path without "/"', (m) => (m.spec.pages[0].path = 'x'), false],
     ['an explicit undefined optional member', (m) => (m.spec.appShell = undefined), true],
+    // The object check walks the value's own keys once; a required member must still be counted.
+    ['an explicit undefined required member', (m) => (m.spec.pages[0].title = undefined), false],
+    ['a missing required member', (m) => delete m.metadata.name, false],
+    ['an own __proto__ key in a strict object', (m) => (m.spec.mount = JSON.parse('{"mountPath":"/x","landingPage":"dashboard","__proto__":{}}')), false],
   ])('%s', (_name, change, proven) => {
     const doc = crmManifest();
     change(doc);

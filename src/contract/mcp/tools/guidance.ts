@@ -26,7 +26,7 @@ export const guidanceTools = [
     input: RecommendInputSchema,
     output: RecommendResultSchema,
     run: (_context, args) => {
-      const data = services.recommend(args);
+      const data = services.checked.recommend(args);
       if (data.matchedDomain === null) {
         return {
           data,
@@ -56,7 +56,7 @@ export const guidanceTools = [
     input: SuggestPagesInputSchema,
     output: SuggestPagesResultSchema,
     run: (_context, args) => {
-      const data = services.suggestPages(args);
+      const data = services.checked.suggestPages(args);
       const summary = [
         '## Suggested Pages',
         '',
@@ -76,7 +76,7 @@ export const guidanceTools = [
     input: SuggestRelationsInputSchema,
     output: z.object({ relations: z.array(RelationSuggestionSchema) }),
     run: (_context, args) => {
-      const data = services.suggestRelations(args);
+      const data = services.checked.suggestRelations(args);
       const summary =
         data.length === 0
           ? 'No relations suggested. Add more entities or include field keys ending in "_id" for better detection.'
@@ -95,7 +95,7 @@ export const guidanceTools = [
     input: ExplainErrorsInputSchema,
     output: z.object({ explanations: z.array(ErrorExplanationSchema) }),
     run: (_context, args) => {
-      const data = services.explainErrors(args);
+      const data = services.checked.explainErrors(args);
       const summary = [
         '## Error Explanations',
         '',

@@ -34,7 +34,7 @@ export const validationTools = [
       'explain_validation_errors when invalid, normalize_manifest when valid.',
     input: services.ValidateManifestRequestSchema,
     output: ValidationResultSchema,
-    run: (_context, args) => answer('Manifest', services.validateManifest(args), 'Call normalize_manifest to fill defaults.'),
+    run: (_context, args) => answer('Manifest', services.checked.validateManifest(args), 'Call normalize_manifest to fill defaults.'),
   }),
   defineTool({
     name: 'validate_entity',
@@ -45,7 +45,7 @@ export const validationTools = [
       'explain_validation_errors when invalid; get_entity_definition_schema for the contract.',
     input: services.ValidateEntityRequestSchema,
     output: ValidationResultSchema,
-    run: (_context, args) => answer('Entity', services.validateEntity(args)),
+    run: (_context, args) => answer('Entity', services.checked.validateEntity(args)),
   }),
   defineTool({
     name: 'validate_page',
@@ -55,7 +55,7 @@ export const validationTools = [
       'the body of POST /api/validate/page. Next: explain_validation_errors when invalid; get_page_schema for the contract.',
     input: services.ValidatePageRequestSchema,
     output: ValidationResultSchema,
-    run: (_context, args) => answer('Page', services.validatePage(args)),
+    run: (_context, args) => answer('Page', services.checked.validatePage(args)),
   }),
   defineTool({
     name: 'normalize_manifest',
@@ -67,7 +67,7 @@ export const validationTools = [
     input: services.ValidateManifestRequestSchema,
     output: NormalizeResultSchema,
     run: (_context, args) => {
-      const data = services.normalizeManifest(args);
+      const data = services.checked.normalizeManifest(args);
       const summary = data.valid
         ? 'Manifest normalized: defaults filled, omitted lists set to empty lists. The normalized manifest is in the JSON block.'
         : verdict('Manifest', data, '');
