@@ -200,3 +200,9 @@ export const WEBHOOK_MAX_BATCH = 500;
 
 /** Longest text of a failed attempt's error kept in the delivery state. */
 export const WEBHOOK_ERROR_TEXT_LENGTH = 200;
+
+/**
+ * Items an erasure reads and rewrites per batch (version states, audit records, events of one
+ * record): a long history is rewritten batch by batch, never held in memory at once.
+ */
+export const ERASURE_BATCH = 200;
