@@ -212,3 +212,9 @@ export const MAX_ACCEPT_HEADER_LENGTH = 1024;
 
 /** Characters (UTF-16 code units) of NDJSON lines gathered into one chunk of a streamed export before it is handed on. */
 export const NDJSON_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Items an erasure reads and rewrites per batch (version states, audit records, events of one
+ * record): a long history is rewritten batch by batch, never held in memory at once.
+ */
+export const ERASURE_BATCH = 200;

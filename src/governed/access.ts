@@ -12,7 +12,7 @@ export type AccessLevel = 'none' | 'view' | 'edit' | 'admin';
 const RANK: Record<AccessLevel, number> = { none: 0, view: 1, edit: 2, admin: 3 };
 
 /** What an operation needs. */
-export type Operation = 'read' | 'create' | 'update' | 'delete' | 'includeDeleted' | 'restore' | 'rollback' | 'history';
+export type Operation = 'read' | 'create' | 'update' | 'delete' | 'includeDeleted' | 'restore' | 'rollback' | 'history' | 'erase';
 
 const NEEDED: Record<Operation, AccessLevel> = {
   read: 'view',
@@ -23,6 +23,8 @@ const NEEDED: Record<Operation, AccessLevel> = {
   restore: 'admin',
   rollback: 'edit',
   history: 'view',
+  // Erasure rewrites history (docs/erasure.md): admins only.
+  erase: 'admin',
 };
 
 /** Roles an actor holds where the record lives: tenant-wide roles plus, in a workspace, that workspace's roles. */

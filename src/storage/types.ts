@@ -124,7 +124,8 @@ export type AuditEventType =
   | 'entity.deleted'
   | 'entity.restored'
   | 'entity.rollback'
-  | 'entity.permission_changed';
+  | 'entity.permission_changed'
+  | 'entity.erased';
 
 /**
  * One audit record, the fields of docs/governed-conventions.md#audit-record's audit record in camelCase, plus `reason` (the
@@ -262,9 +263,49 @@ export type MaintenanceReason = 'retention' | 'purge' | 'erasure';
  * that remove or rewrite history. Those are the only statements the append-only guard of the
  * audit table lets through, and only inside {@link StorageDriver.maintenance}.
  */
-export interface MaintenanceSession extends StorageSession {
+export interface MaintenanceSession extends StorageSession, ErasureOperations {
   /** Why this transaction runs (recorded with the grant the database checks). */
   readonly reason: MaintenanceReason;
+}
+
+/** Which version states of one record {@link ErasureOperations.listVersionStates} reads. */
+export interface VersionStateRange {
+  /** Only versions above this one (the keyset cursor: the last version of the previous batch; 0 first). */
+  after: number;
+  /** Only versions up to this one (the record's version when the erasure began). */
+  through: number;
+  limit: number;
+}
+
+/** Which committed events of one record {@link ErasureOperations.listRecordEvents} reads, oldest first. */
+export interface RecordEventQuery {
+  tenantId: string;
+  resourceType: string;
+  resourceId: string;
+  /** Cursor of the last event of the previous batch; absent: from the first. */
+  after?: string;
+  limit: number;
+}
+
+/**
+ * What an erasure (docs/erasure.md) reads and rewrites of one record's history, in keyset batches
+ * so a long history is never held in memory at once. Only a maintenance transaction offers them;
+ * what to rewrite is the core's decision, the driver only stores it.
+ */
+export interface ErasureOperations {
+  /** Stored version states of one record in `range`, ascending by version, at most `range.limit`. */
+  listVersionStates(model: EntityStorageModel, scope: RecordScope, id: string, range: VersionStateRange): Promise<StoredRecord[]>;
+  /** Replaces the stored state of (`state.id`, `state.version`); nothing when there is none. */
+  replaceVersionState(model: EntityStorageModel, state: StoredRecord): Promise<void>;
+  /** Replaces the diff and snapshot of one audit record; every other column (and its position) stays. */
+  replaceAuditChange(tenantId: string, auditId: string, change: { diff: unknown; snapshot: unknown }): Promise<void>;
+  /** Committed events of one record, in commit order. */
+  listRecordEvents(query: RecordEventQuery): Promise<StoredEvent[]>;
+  /**
+   * Replaces the stored body of the committed event with `event.id` (of `event.tenantId`): its
+   * feed position and its deliveries stay, and every later read or delivery of it gets the new body.
+   */
+  replaceEvent(event: DomainEvent): Promise<void>;
 }
 
 /**
@@ -351,7 +392,7 @@ export interface StorageDriver extends StorageSession {
 }
 
 /** Types of domain events: every audited mutation of a tier-1 or tier-2 entity. */
-export type DomainEventType = 'entity.created' | 'entity.updated' | 'entity.deleted' | 'entity.restored' | 'entity.rollback';
+export type DomainEventType = 'entity.created' | 'entity.updated' | 'entity.deleted' | 'entity.restored' | 'entity.rollback' | 'entity.erased';
 
 /**
  * One domain event, derived from the audit record written in the same transaction: the change is

@@ -28,6 +28,7 @@ import {
   settingModel,
   taskModel,
 } from './storage-conformance-fixtures.ts';
+import { erasureConformanceCases } from './storage-conformance-erasure.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
 import { exportConformanceCases } from './storage-conformance-export.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
@@ -99,6 +100,7 @@ export const storageConformanceSuites = [
   { name: 'service', register: (driver, options) => serviceConformanceCases(driver, options.rawAuditRows) },
   { name: 'events', register: eventConformanceCases },
   { name: 'audit-export', register: exportConformanceCases },
+  { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'durability', requires: ['durable'], register: durabilityCases },
   { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },
   { name: 'append-only-audit', requires: ['appendOnlyAuditEnforced'], register: appendOnlyAuditCases },

@@ -14,6 +14,7 @@ export const commands = {
   validate: { summary: 'validate a manifest or entity document (YAML or JSON file)', load: () => import('./validate.ts') },
   migrate: { summary: 'run the storage migrations for DATABASE_URL', load: () => import('./migrate.ts') },
   token: { summary: 'print a signed development token', load: () => import('./token.ts') },
+  erase: { summary: "erase one record's personal data (GDPR) from its state, versions, audit and events", load: () => import('./erase.ts') },
   mcp: { summary: 'serve the MCP tools and resources over stdio', load: () => import('./mcp.ts') },
   audit: { summary: 'audit export --from --to: write audit records of a tenant as NDJSON', load: () => import('./audit.ts') },
 } satisfies Record<string, { summary: string; load: () => Promise<CommandModule> }>;

@@ -6,7 +6,7 @@
  */
 import { decodeEventCursor, encodeEventCursor } from '../event-cursor.ts';
 import { lowerBound } from './lower-bound.ts';
-import type { ClaimedDelivery, DeliveryCounts, DeliveryOutcome, DomainEvent, EventDelivery, EventQuery, EventStore, StoredEvent } from '../types.ts';
+import type { ClaimedDelivery, DeliveryCounts, DeliveryOutcome, DomainEvent, EventDelivery, EventQuery, EventStore, RecordEventQuery, StoredEvent } from '../types.ts';
 
 interface Lease {
   owner: string;
@@ -48,6 +48,25 @@ export class MemoryEventStore implements EventStore {
       indexed(this.byTenant, event.tenantId).push(seq - 1);
       indexed(this.byTenantType, typeKey(event.tenantId, event.resourceType)).push(seq - 1);
     }
+  }
+
+  /** Committed events of one record after a cursor, in commit order (erasure reads them in batches). */
+  recordEvents(query: RecordEventQuery): StoredEvent[] {
+    const start = query.after === undefined ? 0 : Number(decodeEventCursor(query.after));
+    const out: StoredEvent[] = [];
+    for (let index = start; index < this.events.length && out.length < query.limit; index += 1) {
+      const event = this.events[index]!;
+      if (event.tenantId === query.tenantId && event.resourceType === query.resourceType && event.resourceId === query.resourceId) out.push(structuredClone(event));
+    }
+    return out;
+  }
+
+  /** Replaces the body of a committed event (erasure); its position and deliveries stay. */
+  replace(event: DomainEvent): void {
+    const seq = this.seqById.get(event.id);
+    if (seq === undefined || this.events[seq - 1]!.tenantId !== event.tenantId) return;
+    const { cursor: _cursor, ...body } = event as StoredEvent;
+    this.events[seq - 1] = { ...structuredClone(body), cursor: encodeEventCursor(seq) };
   }
 
   async listEvents(query: EventQuery): Promise<StoredEvent[]> {

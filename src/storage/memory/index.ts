@@ -22,17 +22,19 @@ import type {
   StoredRecord,
 } from '../types.ts';
 import { AuditTimeIndex, exportFromIndex } from './audit-export.ts';
+import { memoryErasureOperations } from './erasure.ts';
 import { MemoryEventStore } from './events.ts';
 import { inScope, runListQuery } from './list.ts';
 import { Mutex } from './mutex.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
-const versionKey = (resourceType: string, id: string, version: number): string => `${resourceType}\u0000${id}\u0000${version}`;
+/** Key of a version state: (resource type, record id, version). */
+export const versionKey = (resourceType: string, id: string, version: number): string => `${resourceType}\u0000${id}\u0000${version}`;
 const idempotencyKey = (tenantId: string, actorId: string, key: string): string => `${tenantId}\u0000${actorId}\u0000${key}`;
 const resourceKey = (tenantId: string, resourceType: string, resourceId: string): string => `${tenantId}\u0000${resourceType}\u0000${resourceId}`;
 
 /** Everything the driver holds. A transaction stages a second instance and merges it on commit. */
-class Tables {
+export class Tables {
   readonly records = new Map<string, Map<string, StoredRecord>>();
   readonly audit: AuditRecord[] = [];
   /** Audit positions by (tenant, resourceType, resourceId), ascending, so a record's history is read without a scan. */
@@ -274,7 +276,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
   const transaction = <T>(fn: (session: StorageSession) => Promise<T>): Promise<T> => staging((staged) => new MemorySession(base, staged), fn);
 
   const maintenance = <T>(reason: MaintenanceReason, fn: (session: MaintenanceSession) => Promise<T>): Promise<T> =>
-    staging((staged): MaintenanceSession => Object.assign(new MemorySession(base, staged), { reason }), fn);
+    staging((staged): MaintenanceSession => Object.assign(new MemorySession(base, staged), memoryErasureOperations(base, staged, events), { reason }), fn);
 
   return {
     name: 'memory',

@@ -11,6 +11,7 @@ import { createGate } from './gate.ts';
 import { migrate } from './migrate.ts';
 import { createSqlRateLimitStore } from './rate-limit-store.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
+import { createSqlErasureOperations } from './erasure.ts';
 import { appendEvent, createSqlEventStore } from './events.ts';
 import { inMaintenance } from './maintenance.ts';
 import { exportAudit } from './audit-export.ts';
@@ -49,7 +50,7 @@ function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): Storage
 
 /** The session of a maintenance transaction: the transaction's session and the history operations. */
 function createSqlMaintenanceSession(dialect: SqlDialect, tx: SqlTx, cache: ReturnType<typeof createStatementCache>, reason: MaintenanceSession['reason']): MaintenanceSession {
-  return { ...createSqlSession(dialect, tx, cache), reason };
+  return { ...createSqlSession(dialect, tx, cache), ...createSqlErasureOperations(dialect, tx), reason };
 }
 
 /** Runs a read again on timers while the database reports the lock busy, up to the dialect's wait (none: once). */
