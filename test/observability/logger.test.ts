@@ -5,27 +5,15 @@
  * field value), and the default for unexpected failures stays one JSON line on stderr (covered in
  * test/unit/http/logging.test.ts).
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { SignJWT } from 'jose';
-import { createGovernedApi, memoryStorage, type Logger } from 'cellgate';
+import { createGovernedApi, memoryStorage } from 'cellgate';
 import { createReferenceApp, DEMO_IDS, loadConfig } from 'cellgate/host';
 import { describe, expect, it } from 'vitest';
 import { cast, customer, demoEntity, ids, paths, SECRET, send } from '../governed/support.ts';
+import { pinoInto } from './pino-sink.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
-
-/** A pino logger writing into an array (pino's own JSON lines, parsed: a line that is not JSON fails the test). */
-function pinoInto(lines: Array<Record<string, unknown>>): Logger {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return pino({ level: 'debug' }, sink);
-}
 
 describe('logger option', () => {
   it('governed writes and conflicts reach pino as structured entries with the trace id, never a value', async () => {
