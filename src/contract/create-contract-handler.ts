@@ -15,6 +15,7 @@ import type { RouteDefinition } from './http/route.ts';
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
 import { errorResponse } from '../http/responses.ts';
 import type { McpOptions } from './mcp/index.ts';
+import { CellgateAttributes, spanTemplate, withSpan } from '../telemetry/request-span.ts';
 
 export type { ContractHandlerOptions, DocsOptions, DocsAssetLoader } from './http/options.ts';
 export type { CorsOptions } from './http/cors.ts';
@@ -29,12 +30,12 @@ export interface ContractHandler extends FetchHandler {
  * The MCP endpoint, loaded on its first request: the MCP SDK stays out of start-up and out of
  * hosts that never call it.
  */
-function lazyMcpEndpoint(context: ContractContext, options: McpOptions): MountedEndpoint['serve'] {
+function lazyMcpEndpoint(context: ContractContext, options: McpOptions, route: string): MountedEndpoint['serve'] {
   let endpoint: Promise<(request: Request) => Promise<Response>> | undefined;
-  return async (request) => {
+  return withSpan(spanTemplate('POST', route, { [CellgateAttributes.operation]: 'mcp' }), async (request) => {
     endpoint ??= import('./mcp/index.ts').then(({ createMcpEndpoint }) => createMcpEndpoint(context, options));
     return (await endpoint)(request);
-  };
+  });
 }
 
 /**
@@ -57,7 +58,7 @@ export function createContractHandler(options: ContractHandlerOptions = {}): Con
   const routes: RouteDefinition[] = [];
   routes.push(...contractRoutes, ...docsRoutes(resolved, () => routes));
   const mounts: MountedEndpoint[] = resolved.mcp
-    ? [{ path: resolved.mcp.path, methods: 'POST', serve: lazyMcpEndpoint(context, resolved.mcp) }]
+    ? [{ path: resolved.mcp.path, methods: 'POST', serve: lazyMcpEndpoint(context, resolved.mcp, resolved.basePath + resolved.mcp.path) }]
     : [];
   const route = createRouteMatcher(routes, { basePath: resolved.basePath, context, cors, mounts });
 

@@ -144,6 +144,8 @@ export interface GovernedLogEntry {
   version: number;
   actorId: string;
   requestId: string | null;
+  /** Trace id of the request (its span's, else its `traceparent`'s), to find the trace of a log line. */
+  traceId?: string | null;
 }
 
 /** The logger hook: receives structured entries. @default silent */

@@ -105,7 +105,7 @@ export function recordScope(ctx: ServiceContext, context: GovernedContext): Reco
 /** The conflict of a stale version: 412 `PRECONDITION_FAILED` for If-Match, 409 `CONFLICT` otherwise. */
 export function conflict(ctx: ServiceContext, context: GovernedContext, current: StoredRecord, expected: number, carrier: VersionCarrier): CellgateError {
   ctx.metrics.conflicts.inc({ resourceType: ctx.resourceType });
-  ctx.logger?.({ level: 'warn', event: 'entity.conflict', tenantId: current.tenantId, workspaceId: current.workspaceId, cellId: current.cellId, resourceType: ctx.resourceType, resourceId: current.id, version: current.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null });
+  ctx.logger?.({ level: 'warn', event: 'entity.conflict', tenantId: current.tenantId, workspaceId: current.workspaceId, cellId: current.cellId, resourceType: ctx.resourceType, resourceId: current.id, version: current.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null, traceId: context.meta?.traceId ?? null });
   const details = { expectedVersion: expected, currentVersion: current.version };
   return carrier === 'if-match'
     ? new CellgateError('PRECONDITION_FAILED', 'The record changed since the version in If-Match', { details })
@@ -170,7 +170,7 @@ export function written(ctx: ServiceContext, context: GovernedContext, eventType
   ctx.events.published(record);
   ctx.metrics.writes.inc({ resourceType: ctx.resourceType, eventType });
   if (eventType === 'entity.rollback' || eventType === 'entity.restored') ctx.metrics.rollbacks.inc({ resourceType: ctx.resourceType });
-  ctx.logger?.({ level: 'info', event: eventType, tenantId: record.tenantId, workspaceId: record.workspaceId, cellId: record.cellId, resourceType: ctx.resourceType, resourceId: record.id, version: record.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null });
+  ctx.logger?.({ level: 'info', event: eventType, tenantId: record.tenantId, workspaceId: record.workspaceId, cellId: record.cellId, resourceType: ctx.resourceType, resourceId: record.id, version: record.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null, traceId: context.meta?.traceId ?? null });
   return ctx.codec.view(record);
 }
 

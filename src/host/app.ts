@@ -3,7 +3,7 @@
  * root, plus the governed demo resources on the configured storage. Every framework host
  * (`frameworks/`, the `examples/*-host` folders and `cellgate serve --framework`) mounts this same handler.
  */
-import { composeHandlers, createContractHandler, type FetchHandler } from 'cellgate';
+import { composeHandlers, createContractHandler, type FetchHandler, type Logger } from 'cellgate';
 import type { ReferenceConfig } from './config.ts';
 import { createDemoResources, mergedOpenApiRoute } from './demo.ts';
 import { createStorageFromUrl } from './storage.ts';
@@ -25,6 +25,12 @@ export interface AppPart {
   close?: () => Promise<void>;
 }
 
+/** Options of {@link createReferenceApp} beside the configuration. */
+export interface ReferenceAppOptions {
+  /** A pino-style logger both halves report to (docs/observability.md). @default failures as JSON lines on stderr */
+  logger?: Logger | undefined;
+}
+
 /**
  * Builds the app for `config`. Async because storage is opened (and migrated) before serving.
  *
@@ -32,11 +38,12 @@ export interface AppPart {
  * const app = await createReferenceApp(loadConfig({ PORT: '0', DATABASE_URL: 'memory:' }));
  * const response = await app.handler(new Request('http://localhost/health'));
  */
-export async function createReferenceApp(config: ReferenceConfig): Promise<ReferenceApp> {
+export async function createReferenceApp(config: ReferenceConfig, options: ReferenceAppOptions = {}): Promise<ReferenceApp> {
   // Every 500 (contract, governed, and the node adapter's last resort) is logged as one JSON line on
   // stderr with its correlation id and stack: the library's default when no `logger`/`onError` is
-  // given (docs/security.md). Pass `logger: pino()` here to send the lines to your own logger.
-  const contract = createContractHandler();
+  // given (docs/security.md). `options.logger` (e.g. `pino()`) sends them, and the governed writes, to your own logger.
+  const { logger } = options;
+  const contract = createContractHandler(logger === undefined ? {} : { logger });
   const parts: AppPart[] = [];
 
   // --- storage + governed demo resources ---------------------------------------------------------
@@ -45,7 +52,7 @@ export async function createReferenceApp(config: ReferenceConfig): Promise<Refer
   // (mount spot: storage + governed)
   const { storage, label } = await createStorageFromUrl(config.env.DATABASE_URL);
   parts.push({ handlers: [], banner: [`storage       ${label}`], close: () => storage.close() });
-  const demo = await createDemoResources({ env: config.env, storage });
+  const demo = await createDemoResources({ env: config.env, storage, logger });
   parts.push(demo);
   // The docs page reads /api/openapi.json: answer it, ahead of the contract handler, with both halves merged.
   const openapi = mergedOpenApiRoute(contract, demo.api);

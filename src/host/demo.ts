@@ -20,6 +20,7 @@ import {
   type EntityDocumentInput,
   type FetchHandler,
   type GovernedApi,
+  type Logger,
   type StorageDriver,
 } from 'cellgate';
 
@@ -152,6 +153,8 @@ export interface DemoResourceOptions {
   env: Env;
   /** The opened storage. @default `memoryStorage()` when `DATABASE_URL` is `memory:` or unset (closed by `close()`) */
   storage?: StorageDriver;
+  /** A pino-style logger for failures, writes and conflicts (docs/observability.md). @default failures as JSON lines on stderr */
+  logger?: Logger | undefined;
 }
 
 function devBanner(env: Env, token: string): string[] {
@@ -190,6 +193,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     storage,
     auth,
     metrics,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(hashSecret === undefined ? {} : { redaction: { hashSecret } }),
     ...(perMinute > 0 ? { rateLimit: { limit: perMinute, windowMs: 60_000 } } : {}),
     // `cellgate serve --entity <file>` hands the user's documents over as JSON in CELLGATE_ENTITIES.

@@ -10,7 +10,7 @@
  * import { runReferenceHost } from 'cellgate/host';
  * process.exitCode = await runReferenceHost(process.env);
  */
-export { createReferenceApp, type AppPart, type ReferenceApp } from './app.ts';
+export { createReferenceApp, type AppPart, type ReferenceApp, type ReferenceAppOptions } from './app.ts';
 export { DEFAULT_HOST, DEFAULT_PORT, loadConfig, type ReferenceConfig } from './config.ts';
 export {
   DEMO_ENTITY_FILES,

@@ -19,6 +19,7 @@ import type { ContractContext } from '../context.ts';
 import type { CorsPolicy } from './cors.ts';
 import type { RouteDefinition, RouteInput } from './route.ts';
 import { createPathShortcuts } from './path-shortcuts.ts';
+import { CellgateAttributes, routeOfPattern, spanTemplate, withSpan } from '../../telemetry/request-span.ts';
 
 /** Extra path owned by the handler but served by a plain Fetch function (the MCP endpoint). */
 export interface MountedEndpoint {
@@ -117,7 +118,7 @@ export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSe
     const methods = group.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]));
     const allow = [...methods, 'OPTIONS'].join(', ');
     for (const route of group) {
-      const run = runner(route, context);
+      const run = withSpan(spanTemplate(route.method, routeOfPattern(settings.basePath + path), { [CellgateAttributes.operation]: route.operationId }), runner(route, context));
       add(route.method === 'GET' ? 'get' : 'post', path, run);
       if (route.method === 'GET') {
         add('head', path, async (request: IRequest) => {

@@ -23,7 +23,7 @@ import { jsonNestingDepth } from '../../http/json.ts';
 import { lightResponse } from '../../http/light-response.ts';
 import { MAX_MESSAGE_DEPTH, refuseInvalid } from './request-guard.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
-import { createMcpServer, scopeOf, type ServerScope } from './server.ts';
+import { createMcpServer, requestScope, type ServerScope } from './server.ts';
 import { isPlainRequest, SingleExchangeTransport } from './single-exchange.ts';
 
 /**
@@ -102,7 +102,7 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
     if (await isLegacyRequest(request, message, { maxRequestBodySize: context.bodyLimit })) {
       return checked && isPlainRequest(message) ? serveOne(context, request, message) : serveLegacy(context, request, message);
     }
-    scopes.set(request, scopeOf(message));
+    scopes.set(request, requestScope(message, request));
     return modern.fetch(request, { parsedBody: message });
   }
 
@@ -144,7 +144,7 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
 
 /** One plain 2025-era request, answered by a fresh server on a single-exchange transport. */
 async function serveOne(context: ContractContext, request: Request, message: Parameters<SingleExchangeTransport['exchange']>[0]): Promise<Response> {
-  const server = createMcpServer(context, scopeOf(message));
+  const server = createMcpServer(context, requestScope(message, request));
   const transport = new SingleExchangeTransport();
   await server.connect(transport);
   return transport.exchange(message, request);
@@ -152,7 +152,7 @@ async function serveOne(context: ContractContext, request: Request, message: Par
 
 /** One stateless 2025-era exchange with a fresh server and the SDK's transport, for an already parsed message. */
 async function serveLegacy(context: ContractContext, request: Request, message: unknown): Promise<Response> {
-  const server = createMcpServer(context, scopeOf(message));
+  const server = createMcpServer(context, requestScope(message, request));
   const transport = newTransport(context.bodyLimit);
   await server.connect(transport);
   // No close() afterwards, on purpose. In JSON response mode the exchange is over once

@@ -17,6 +17,8 @@ import { mcpResources, type McpResource } from './resources.ts';
 import { callTool } from './tool.ts';
 import { mcpTools, toolDefinitions } from './tools/index.ts';
 import type { McpTool } from './tool.ts';
+import type { OtelContext } from '../../telemetry/otel-globals.ts';
+import { requestSpanOf } from '../../telemetry/request-span.ts';
 
 /** `serverInfo.name` reported on `initialize`. */
 export const MCP_SERVER_NAME = 'cellgate';
@@ -75,6 +77,8 @@ export interface ServerScope {
   tools: ReadonlySet<string> | 'all';
   /** Register the 5 resources. */
   resources: boolean;
+  /** The tracing context of the HTTP request, parent of its tool calls' spans. */
+  parent?: OtelContext | undefined;
 }
 
 const FULL: ServerScope = { tools: 'all', resources: true };
@@ -92,6 +96,13 @@ export function scopeOf(message: unknown): ServerScope {
     return { tools: new Set(typeof name === 'string' ? [name] : []), resources: false };
   }
   return { tools: new Set(), resources: typeof method === 'string' && method.startsWith('resources/') };
+}
+
+/** The scope of a request's server, with the request's span as the parent of tool spans when traced. */
+export function requestScope(message: unknown, request: Request): ServerScope {
+  const scope = scopeOf(message);
+  const traced = requestSpanOf(request);
+  return traced === undefined ? scope : { ...scope, parent: traced.context };
 }
 
 /**
@@ -116,7 +127,7 @@ export function createMcpServer(context: ContractContext, scope: ServerScope = F
     // Only the input schema goes to the SDK (it validates arguments with it, once per call); the
     // listing below is precomputed, output schemas included.
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: argumentSchemaOf(tool, index) }, (args) =>
-      callTool(tool, context, args as Record<string, unknown>),
+      callTool(tool, context, args as Record<string, unknown>, scope.parent),
     );
   });
   if (scope.resources) {

@@ -7,6 +7,8 @@ import type { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
 import { guarded, toolResult } from './result.ts';
+import { currentTracing, type OtelContext } from '../../telemetry/otel-globals.ts';
+import { traceToolCall } from '../../telemetry/tool-span.ts';
 
 /** What a tool body produces: the REST data, its markdown summary and, for arrays, the wrapped object. */
 export interface ToolAnswer {
@@ -44,12 +46,17 @@ export function defineTool<I extends z.ZodObject>(tool: McpTool<I>): McpTool {
   return tool as unknown as McpTool;
 }
 
-/** Runs a tool for one call (its arguments already checked by the SDK) and shapes the result (A19). */
-export function callTool(tool: McpTool, context: ContractContext, args: Record<string, unknown>): Promise<CallToolResult> {
-  return guarded(async () => {
+/**
+ * Runs a tool for one call (its arguments already checked by the SDK) and shapes the result (A19),
+ * in a span under `parent` when an OpenTelemetry SDK is registered.
+ */
+export function callTool(tool: McpTool, context: ContractContext, args: Record<string, unknown>, parent?: OtelContext): Promise<CallToolResult> {
+  const body = async () => {
     const answer = await tool.run(context, args);
     return toolResult(answer.summary, answer.data, answer.structured ?? (answer.data as Record<string, unknown>));
-  }, tool.hint);
+  };
+  const tracing = currentTracing();
+  return guarded(tracing === undefined ? body : () => traceToolCall(tracing, tool.name, parent, body), tool.hint);
 }
 
 /** Wraps an array answer for `structuredContent`, which must be an object: `{ [member]: items }`. */

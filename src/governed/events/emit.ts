@@ -69,7 +69,7 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
   const pending = new WeakMap<StoredRecord, DomainEvent>();
 
   const failed = (event: DomainEvent, error: unknown): void => {
-    const entry = { level: 'warn' as const, event: 'event.subscriber_failed', tenantId: event.tenantId, workspaceId: event.workspaceId, cellId: event.cellId, resourceType: event.resourceType, resourceId: event.resourceId, version: event.version, actorId: event.actor.id, requestId: event.requestId };
+    const entry = { level: 'warn' as const, event: 'event.subscriber_failed', tenantId: event.tenantId, workspaceId: event.workspaceId, cellId: event.cellId, resourceType: event.resourceType, resourceId: event.resourceId, version: event.version, actorId: event.actor.id, requestId: event.requestId, traceId: event.traceId };
     if (logger) logger(entry);
     else console.error('cellgate: onEvent subscriber failed', { ...entry, error: error instanceof Error ? error.message : String(error) });
   };

@@ -17,6 +17,7 @@ import { requireAuditRead, withinReach, workspacesOf } from '../http/audit.ts';
 import { answer, governed, type Pipeline } from '../http/pipeline.ts';
 import { methodNotAllowed } from '../http/responses.ts';
 import { nextCommitOr } from './wake.ts';
+import { CellgateAttributes, spanTemplate, traced } from '../../telemetry/request-span.ts';
 
 const RESOURCE_TYPE = /^[a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9]*@v\d+$/;
 
@@ -80,8 +81,9 @@ export async function readFeed(storage: StorageDriver, query: EventQuery, waitMs
 export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, basePath: string): MatchFunction {
   const router = IttyRouter<IRequest>();
   const path = `${basePath}/v1/events`;
+  const span = spanTemplate('GET', path, { [CellgateAttributes.operation]: 'events' });
   router.get(path, (request: IRequest) =>
-    governed(pipeline, request, async ({ actor }) => {
+    traced(request, span, () => governed(pipeline, request, async ({ actor }) => {
       requireAuditRead(actor);
       const { query, waitMs } = feedQueryOf(searchParamsOf(request.url), actor.tenantId);
       // The reach of the audit reads: a tenant-wide role reads the tenant; otherwise the workspaces
@@ -91,7 +93,7 @@ export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, base
       const events = await readFeed(storage, query, waitMs, (request as Request).signal);
       const nextCursor = events.length > 0 ? events[events.length - 1]!.cursor : (query.after ?? null);
       return jsonResponse({ data: events, meta: { limit: query.limit, nextCursor } });
-    }),
+    })),
   );
   router.all(path, (request: IRequest) => answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET']))));
   return async (request) => (await router.fetch(request)) as Response | undefined;

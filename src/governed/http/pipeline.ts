@@ -5,6 +5,7 @@
  */
 import { errorResponse } from '../../http/responses.ts';
 import type { Logger } from '../../logging.ts';
+import { noteFailure } from '../../telemetry/request-span.ts';
 import type { Authenticator } from '../auth/verify.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { GovernedContext, GovernedScope } from '../types.ts';
@@ -59,6 +60,7 @@ export async function answer(
   try {
     response = await fn(correlationId);
   } catch (error) {
+    noteFailure(request, error);
     response = errorResponse(error, { correlationId, onError: pipeline.onError, logger: pipeline.logger, request });
   }
   return finish(pipeline, request, response, correlationId);

@@ -20,8 +20,9 @@ import { parseId, parseInput, validationErrorOf } from '../service-schemas.ts';
 import type { GovernedContext, GovernedScope, RecordView } from '../types.ts';
 import { exportTenantAudit, getTenantAudit, listTenantAudit, type AuditExportInput, type AuditListInput } from './audit.ts';
 import { ndjsonResponse, wantsNdjson } from './ndjson.ts';
-import { AuditExportQuerySchema, GOVERNED_OPERATIONS, type GovernedOperation, type OperationTarget, type RequestParts } from './operations.ts';
+import { AuditExportQuerySchema, GOVERNED_OPERATIONS, SCOPE_PREFIX, TARGET_SUFFIX, type GovernedOperation, type OperationTarget, type RequestParts } from './operations.ts';
 import { answer, governed, type Pipeline } from './pipeline.ts';
+import { adoptTraceId, CellgateAttributes, spanTemplate, traced, type RequestSpan, type SpanTemplate } from '../../telemetry/request-span.ts';
 import { methodNotAllowed, recordResponse } from './responses.ts';
 
 /** A resource as the router serves it. */
@@ -45,6 +46,8 @@ export interface RouterSettings {
 interface Compiled {
   operation: GovernedOperation;
   query: z.ZodType;
+  /** Name and attributes of its spans, built once. */
+  span: SpanTemplate;
 }
 
 type Targets = Map<OperationTarget, Compiled[]>;
@@ -57,12 +60,13 @@ interface Mounted {
 /** Readable names of the headers operations read, for the paths of their 400 issues. */
 const HEADER_NAMES: Record<string, string> = { 'if-match': 'If-Match', 'idempotency-key': 'Idempotency-Key', prefer: 'Prefer' };
 
-function compile(entity: Parameters<GovernedOperation['query']>[0], tenant: boolean): Targets {
+function compile(entity: Parameters<GovernedOperation['query']>[0], tenant: boolean, route: string, resourceType?: string): Targets {
   const targets: Targets = new Map();
   for (const operation of GOVERNED_OPERATIONS) {
     if ((operation.service === undefined) !== tenant) continue;
     const list = targets.get(operation.target) ?? [];
-    list.push({ operation, query: operation.query(entity) });
+    const attributes = { [CellgateAttributes.operation]: operation.name, ...(resourceType === undefined ? {} : { [CellgateAttributes.resourceType]: resourceType }) };
+    list.push({ operation, query: operation.query(entity), span: spanTemplate(operation.method, route + TARGET_SUFFIX[operation.target], attributes) });
     targets.set(operation.target, list);
   }
   return targets;
@@ -114,12 +118,13 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
   const prefix = `${settings.basePath}/v1/`;
   const byScope: Record<EntityScope, Map<string, Mounted>> = { 'system-global': new Map(), 'workspace-shared': new Map(), 'cell-isolated': new Map() };
   for (const resource of settings.resources) {
-    byScope[resource.ctx.entity.scope].set(resource.ctx.resourceName, { resource, targets: compile(resource.ctx.entity, false) });
+    const { entity, resourceName, resourceType } = resource.ctx;
+    byScope[entity.scope].set(resourceName, { resource, targets: compile(entity, false, `${settings.basePath}${SCOPE_PREFIX[entity.scope]}/${resourceName}`, resourceType) });
   }
-  const audit = settings.audit === undefined ? undefined : { targets: compile({ fields: {} }, true), ...settings.audit };
+  const audit = settings.audit === undefined ? undefined : { targets: compile({ fields: {} }, true, `${settings.basePath}/v1/audit`), ...settings.audit };
 
   /** Runs one entity-level operation. */
-  const runResource = (resource: RoutedResource, compiled: Compiled, request: Request, path: string, raw: { workspaceId?: string; cellId?: string; id?: string }) => {
+  const runResource = (resource: RoutedResource, compiled: Compiled, request: Request, path: string, raw: { workspaceId?: string; cellId?: string; id?: string }, span?: RequestSpan) => {
     const { ctx } = resource;
     const scopeOfPath = (): GovernedScope => {
       const scope: GovernedScope = {};
@@ -131,6 +136,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
       resource.pipeline,
       request,
       async (context: GovernedContext) => {
+        if (span !== undefined) adoptTraceId(context.meta, span);
         const id = raw.id === undefined ? '' : parseId(raw.id);
         const scope: RecordScope = { tenantId: context.actor.tenantId, workspaceId: context.scope?.workspaceId ?? null, cellId: context.scope?.cellId ?? null };
         const { operation } = compiled;
@@ -141,6 +147,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
         const result = await service.run(ctx, context, scope, input);
         if (operation.answer !== 'record') return jsonResponse(result, 200, operation.answerHeaders?.(head));
         const view = result as RecordView;
+        span?.span.setAttribute(CellgateAttributes.version, view.data.version);
         return operation.status === 201 ? recordResponse(view, 201, { location: `${path}/${view.data.id}` }) : recordResponse(view);
       },
       scopeOfPath,
@@ -160,7 +167,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
       return jsonResponse({ data: await getTenantAudit(audit!.storage, actor, parts.id) });
     });
 
-  const dispatch = (pipeline: Pipeline, targets: Targets, target: OperationTarget, request: Request, run: (compiled: Compiled) => Promise<Response>) => {
+  const dispatch = (pipeline: Pipeline, targets: Targets, target: OperationTarget, request: Request, run: (compiled: Compiled, span?: RequestSpan) => Promise<Response>) => {
     const candidates = targets.get(target);
     if (candidates === undefined) return Promise.resolve(undefined);
     const compiled = candidates.find((entry) => entry.operation.method === request.method);
@@ -169,7 +176,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
         throw methodNotAllowed(request.method, candidates.map((entry) => entry.operation.method));
       });
     }
-    return run(compiled);
+    return traced(request, compiled.span, (span) => run(compiled, span));
   };
 
   return async (request) => {
@@ -218,6 +225,6 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     if (tail > 0) raw.id = segments[at]!;
     const resource = mounted.resource;
     const collectionPath = path.slice(0, prefix.length) + segments.slice(0, at).join('/');
-    return dispatch(resource.pipeline, mounted.targets, target, request, (compiled) => runResource(resource, compiled, request, collectionPath, raw));
+    return dispatch(resource.pipeline, mounted.targets, target, request, (compiled, span) => runResource(resource, compiled, request, collectionPath, raw, span));
   };
 }

@@ -168,7 +168,7 @@ describe('metrics and logs', () => {
     expect(text).toContain('rollback_total{resourceType="crm.Customer@v1"} 1');
     expect(text).toContain('# TYPE audit_write_latency_ms histogram');
     expect(text).toContain('audit_write_latency_ms_count 3');
-    expect(logs).toContainEqual({ level: 'info', event: 'entity.updated', tenantId: admin.tenantId, workspaceId: WS, cellId: null, resourceType: 'crm.Customer@v1', resourceId: created.data.id, version: 2, actorId: admin.id, requestId: 'req-1' });
+    expect(logs).toContainEqual({ level: 'info', event: 'entity.updated', tenantId: admin.tenantId, workspaceId: WS, cellId: null, resourceType: 'crm.Customer@v1', resourceId: created.data.id, version: 2, actorId: admin.id, requestId: 'req-1', traceId: 'trace-1' });
     expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', event: 'entity.conflict', version: 2 }));
   });
 });

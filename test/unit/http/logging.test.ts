@@ -5,12 +5,11 @@
  * Both handlers: governed (a storage driver that fails) and contract (a docs asset loader that
  * fails).
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createContractHandler, createGovernedResource, defineEntity, memoryStorage, stderrJsonLogger, type Logger, type StorageDriver } from 'cellgate';
 import { toNodeHandler } from 'cellgate/adapters/node';
 import { customer, demoEntity, mint, paths, SECRET } from '../../governed/support.ts';
+import { pinoInto } from '../../observability/pino-sink.ts';
 
 /** The demo customer entity, checked by `defineEntity` as an app would. */
 const customerEntity = defineEntity(demoEntity('customer') as Parameters<typeof defineEntity>[0]);
@@ -42,17 +41,6 @@ async function stderrOf(fn: () => Promise<void>): Promise<string[]> {
     spy.mockRestore();
   }
   return lines;
-}
-
-/** A pino logger writing into an array (pino's own JSON lines). */
-function pinoInto(lines: Array<Record<string, unknown>>): Logger {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return pino({ level: 'debug' }, sink);
 }
 
 async function createCustomer(handler: (request: Request) => Promise<Response>): Promise<{ status: number; body: Record<string, any>; header: string | null; text: string }> {
