@@ -200,3 +200,6 @@ export const WEBHOOK_MAX_BATCH = 500;
 
 /** Longest text of a failed attempt's error kept in the delivery state. */
 export const WEBHOOK_ERROR_TEXT_LENGTH = 200;
+
+/** Most problems of a `cellgate.config.*` file named on the one error line (the rest are counted). */
+export const MAX_CONFIG_PROBLEMS_SHOWN = 5;
