@@ -70,6 +70,8 @@ export {
 export * from './governed/index.ts';
 export * from './governed/events/index.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';
+// The typed `cellgate.config.ts` of the `cellgate` command.
+export { defineConfig, type CellgateConfig } from './config/index.ts';
 // Contract core: zod schemas of the Cell manifest contract, validation, normalization, schema descriptions.
 export * from './contract/schema/index.ts';
 export { validateManifest, validateEntity, validatePage } from './contract/validate/index.ts';

@@ -218,3 +218,6 @@ export const NDJSON_CHUNK_BYTES = 64 * 1024;
  * record): a long history is rewritten batch by batch, never held in memory at once.
  */
 export const ERASURE_BATCH = 200;
+
+/** Most problems of a `cellgate.config.*` file named on the one error line (the rest are counted). */
+export const MAX_CONFIG_PROBLEMS_SHOWN = 5;

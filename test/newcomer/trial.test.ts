@@ -199,3 +199,88 @@ const cellgate = composeHandlers(createContractHandler(), governed);
     }
   }, 90_000);
 });
+
+/**
+ * A fresh Next 16 App Router app, as `create-next-app` lays it out (TypeScript, `@/` alias, root
+ * layout and page, a `proxy.ts` middleware), with the catch-all route of the README. Built with
+ * `next build` (which also type-checks the app under `strict`) and served by `next start`.
+ */
+const NEXT_APP: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', lib: ['dom', 'dom.iterable', 'esnext'], strict: true, noEmit: true, skipLibCheck: true, module: 'esnext',
+      moduleResolution: 'bundler', resolveJsonModule: true, isolatedModules: true, jsx: 'react-jsx', esModuleInterop: true,
+      allowJs: true, plugins: [{ name: 'next' }], paths: { '@/*': ['./*'] },
+    },
+    include: ['next-env.d.ts', '**/*.ts', '**/*.tsx', '.next/types/**/*.ts'],
+    exclude: ['node_modules'],
+  }),
+  // Only because this trial links next and react from the repository's install (outside the app
+  // folder): Turbopack compiles nothing outside its root. An app with its own install needs no config.
+  'next.config.mjs': `export default { turbopack: { root: '/' }, outputFileTracingRoot: '/' };\n`,
+  'app/layout.tsx': `export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (<html lang="en"><body>{children}</body></html>);\n}\n`,
+  'app/page.tsx': `export default function Home() {\n  return <main>the host's own root page</main>;\n}\n`,
+  'app/hello/route.ts': `export const dynamic = 'force-dynamic';\nexport function GET(): Response {\n  return Response.json({ host: 'hello' });\n}\n`,
+  // Next 16's middleware file: an auth check, and a body read in front of cellgate's POSTs.
+  'proxy.ts': `import { NextResponse, type NextRequest } from 'next/server';
+
+export async function proxy(request: NextRequest) {
+  if (request.headers.get('x-block')) return NextResponse.json({ host: 'auth' }, { status: 401 });
+  if (request.method === 'POST') await request.json().catch(() => undefined);
+  return NextResponse.next();
+}
+`,
+  'lib/task.entity.json': TASK,
+  'lib/cellgate.ts': `import { composeHandlers, createContractHandler, createGovernedApi, memoryStorage, type FetchHandler } from 'cellgate';
+import task from './task.entity.json';
+
+let ready: Promise<FetchHandler> | undefined;
+
+/** The app's cellgate handler, created on first request. */
+export function getCellgate(): Promise<FetchHandler> {
+  return (ready ??= (async () => {
+    const governed = createGovernedApi({ storage: memoryStorage(), auth: { secret: process.env.CELLGATE_JWT_SECRET! }, resources: [task] });
+    await governed.migrate();
+    return composeHandlers(createContractHandler(), governed);
+  })());
+}
+`,
+  // The route file of the README, as written there.
+  'app/[...cellgate]/route.ts': /```ts\n(\/\/ app\/\[\.\.\.cellgate\]\/route\.ts[\s\S]*?)```/.exec(readme)![1]!,
+};
+
+describe('next host app with cellgate from the tarball', () => {
+  it('builds, and routes the host’s own page, route and proxy next to cellgate’s catch-all', async () => {
+    const started = Date.now();
+    const app = await createApp({ type: 'module', link: ['next', 'react', 'react-dom', 'typescript', '@types/react', '@types/node'], files: NEXT_APP });
+    const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CELLGATE_JWT_SECRET: 'x'.repeat(40) };
+    const next = join(app, 'node_modules/next/dist/bin/next');
+    await run(process.execPath, [next, 'build'], { cwd: app, env, timeout: 300_000 });
+    const built = Date.now();
+    const port = await freePort();
+    const { url, stop } = await startProcess([next, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: app, env, pattern: /Local:\s+(http:\/\/\S+)/ });
+    try {
+      const json = (path: string, init?: RequestInit) => fetch(url + path, init).then(async (r) => [r.status, await r.json()]);
+      const page = await fetch(`${url}/`);
+      expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('the host&#x27;s own root page')]);
+      expect(await json('/hello')).toEqual([200, { host: 'hello' }]);
+      // The catch-all owns every other path: no host fallback behind it, the core's 404 envelope.
+      expect(await json('/elsewhere')).toEqual([404, expect.objectContaining({ error: 'NOT_FOUND' })]);
+      expect(await json('/health')).toEqual([200, { status: 'ok' }]);
+      expect(await json('/health', { headers: { 'x-block': '1' } })).toEqual([401, { host: 'auth' }]);
+      const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+        json(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      expect(await post('/api/validate/entity', JSON.stringify({ entity: { key: 'a', name: 'A', pluralName: 'As', fields: [{ key: 'n', type: 'string', name: 'N' }] } }))).toEqual([200, expect.objectContaining({ valid: true })]);
+      const [status, bad] = (await post('/api/validate/entity', '{"entity": ')) as [number, { error: string }];
+      expect([status, bad.error]).toEqual([400, 'BAD_REQUEST']);
+      const tasks = '/v1/workspaces/00000000-0000-4000-8000-000000000002/tasks';
+      expect(await json(tasks)).toEqual([401, expect.objectContaining({ error: 'UNAUTHENTICATED' })]);
+      const { stdout: token } = await run(process.execPath, ['node_modules/cellgate/dist/cli.js', 'token', '--tenant', '00000000-0000-4000-8000-000000000001', '--workspace', '00000000-0000-4000-8000-000000000002=editor'], { cwd: app, env });
+      // The proxy read this body first; the route still gets all of it.
+      expect(await post(tasks, '{"title":"from next"}', { authorization: `Bearer ${token.trim()}` })).toEqual([201, expect.objectContaining({ data: expect.objectContaining({ title: 'from next', version: 1 }) })]);
+    } finally {
+      stop();
+    }
+    console.log(`next trial: build ${Math.round((built - started) / 1000)} s, checks ${Math.round((Date.now() - built) / 1000)} s`);
+  }, 360_000);
+});

@@ -8,14 +8,16 @@ import { defineEntity, toStorageModel } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
 import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
-import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
+import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
+import { entityDocuments, loadConfig, type LoadedConfig } from '../config.ts';
 import { missingDriver } from './storage-hints.ts';
 
-const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--dry-run]
+const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--config <file>] [--dry-run]
 
 Creates the storage tables for DATABASE_URL (idempotent; safe from several processes at once):
 the audit log, version state and idempotency tables, and one table per entity major.
-Without --entity, migrates the reference host's demo entities (customers, invoices, activity events).
+Without --entity, migrates the entities of the configuration file, or without one the reference
+host's demo entities (customers, invoices, activity events).
 
 Each existing entity table is compared with its entity: missing columns and indexes are added; a
 column whose type or nullability changed is refused (never converted in place) and printed with
@@ -26,16 +28,16 @@ Options:
   --dry-run            print what would be done, with the SQL, and change nothing
   --database-url <u>   memory:, sqlite:<file>, sqlite::memory:, postgres://… (env DATABASE_URL,
                        default sqlite:./.cellgate/dev.db)
+  --config <file>      configuration file (default: cellgate.config.ts, .mts, .js or .mjs in the
+                       current directory, when there is one); flags override it
   -h, --help           show this help
 
 Exit codes: 0 migrated (or nothing to do), 1 a change refused, a database or entity document
 failure, 2 bad arguments or DATABASE_URL.`;
 
-async function models(files: string[]): Promise<EntityStorageModel[]> {
-  const documents: Array<[string, unknown]> = [];
-  if (files.length > 0) {
-    for (const file of files) documents.push([file, await readDocumentFile(file)]);
-  } else {
+async function models(files: string[], loaded: LoadedConfig | undefined): Promise<EntityStorageModel[]> {
+  const documents: Array<[string, unknown]> = (await entityDocuments(files, loaded)).map(({ label, document }) => [label, document]);
+  if (documents.length === 0) {
     const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../../host/demo.ts');
     for (const file of DEMO_ENTITY_FILES) documents.push([file, loadDemoEntity(file)]);
   }
@@ -72,16 +74,19 @@ export async function run(args: string[]): Promise<number> {
       entity: { type: 'string', multiple: true },
       'database-url': { type: 'string' },
       'dry-run': { type: 'boolean' },
+      config: { type: 'string' },
     });
     const run: MigrationRun = { dryRun: values['dry-run'] === true, actions: [] };
-    const url = values['database-url'] ?? process.env.DATABASE_URL;
+    const loaded = await loadConfig(values.config);
+    if (loaded) console.error(`cellgate migrate: using ${loaded.file}`);
+    const url = values['database-url'] ?? loaded?.config.storage ?? process.env.DATABASE_URL;
     const hint = await missingDriver(url);
     if (hint) {
       console.error(`cellgate migrate: ${hint}`);
       return 1;
     }
     try {
-      const list = await models(values.entity ?? []);
+      const list = await models(values.entity ?? [], loaded);
       const { createStorageFromUrl } = await import('../../host/storage.ts');
       const { storage, label } = await createStorageFromUrl(url);
       try {

@@ -5,10 +5,11 @@
  * sharing the host lifecycle (same environment, same
  * `listening on http://HOST:PORT` line, same clean stop on SIGINT/SIGTERM).
  */
+import { CONFIG_FRAMEWORKS } from '../../config/index.ts';
 import { UsageError } from '../args.ts';
 
-/** The frameworks `--framework` accepts. */
-export const FRAMEWORKS = ['node', 'express', 'fastify', 'hono', 'next'] as const;
+/** The frameworks `--framework` (and the configuration's `framework`) accepts. */
+export const FRAMEWORKS = CONFIG_FRAMEWORKS;
 
 /** A framework name. */
 export type Framework = (typeof FRAMEWORKS)[number];

@@ -1,28 +1,27 @@
 /**
  * `cellgate serve`: runs the reference host (contract API, docs, MCP, governed resources) on
  * node:http, exactly as `npm start` does in the repository. Flags override the environment.
- * `--entity <file>` serves the user's entity documents instead of the demo ones.
+ * `--entity <file>` (or the `entities` of `cellgate.config.ts`) serves the user's entity documents
+ * instead of the demo ones. Flags override the configuration file, which overrides the environment.
  */
 import { defineEntity } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
-import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
+import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
+import { entityDocuments, loadConfig, type NamedDocument } from '../config.ts';
 import { parseFramework, runFrameworkHost } from './serve-framework.ts';
 import { missingDriver } from './storage-hints.ts';
 
-/** Reads and checks the `--entity` documents; a bad one is a one-line {@link UsageError}. */
-async function entityDocuments(files: string[]): Promise<unknown[]> {
-  const documents: unknown[] = [];
-  for (const file of files) {
-    const document = await readDocumentFile(file);
+/** Checks the entity documents to serve; a bad one is a one-line {@link UsageError}. */
+function checkedDocuments(named: NamedDocument[]): unknown[] {
+  return named.map(({ label, document }) => {
     try {
       defineEntity(document as Parameters<typeof defineEntity>[0]);
     } catch (error) {
-      if (error instanceof ConfigurationError) throw new UsageError(`${file}: ${error.message} (run \`cellgate validate ${file}\` for every error)`);
+      if (error instanceof ConfigurationError) throw new UsageError(`${label}: ${error.message} (run \`cellgate validate\` on the document for every error)`);
       throw error;
     }
-    documents.push(document);
-  }
-  return documents;
+    return document;
+  });
 }
 
 const help = `Usage: cellgate serve [options]
@@ -36,6 +35,8 @@ Options:
   --framework <name>   node (default), express, fastify, hono or next: the same app mounted in that framework
   --entity <file>      serve this entity definition document (YAML or JSON) instead of the demo
                        entities; repeat for several
+  --config <file>      configuration file (default: cellgate.config.ts, .mts, .js or .mjs in the
+                       current directory, when there is one); flags override it
   -h, --help           show this help
 
 Other settings come from the environment: CELLGATE_JWT_SECRET, CELLGATE_JWT_PUBLIC_KEY,
@@ -50,14 +51,21 @@ export async function run(args: string[]): Promise<number> {
       'database-url': { type: 'string' },
       framework: { type: 'string' },
       entity: { type: 'string', multiple: true },
+      config: { type: 'string' },
     });
-    const framework = parseFramework(values.framework);
-    const entities = await entityDocuments(values.entity ?? []);
+    const loaded = await loadConfig(values.config);
+    if (loaded) console.error(`cellgate serve: using ${loaded.file}`);
+    const config = loaded?.config ?? {};
+    const framework = parseFramework(values.framework ?? config.framework);
+    const entities = checkedDocuments(await entityDocuments(values.entity ?? [], loaded));
+    const port = values.port ?? config.port?.toString();
+    const host = values.host ?? config.host;
+    const databaseUrl = values['database-url'] ?? config.storage;
     const env = {
       ...process.env,
-      ...(values.port !== undefined ? { PORT: values.port } : {}),
-      ...(values.host !== undefined ? { HOST: values.host } : {}),
-      ...(values['database-url'] !== undefined ? { DATABASE_URL: values['database-url'] } : {}),
+      ...(port !== undefined ? { PORT: port } : {}),
+      ...(host !== undefined ? { HOST: host } : {}),
+      ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
       ...(entities.length > 0 ? { CELLGATE_ENTITIES: JSON.stringify(entities) } : {}),
     };
     const hint = await missingDriver(env.DATABASE_URL);
