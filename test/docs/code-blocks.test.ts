@@ -53,7 +53,7 @@ const CJS_STANDINS: Record<string, string> = {
   'cellgate.ts': `export declare const cellgate: import('cellgate').FetchHandler;\n`,
 };
 
-const LINKS = ['@types/node', 'express', '@types/express', 'fastify', 'hono', '@hono/node-server', 'next', 'vitest', 'yaml', 'better-sqlite3', '@types/better-sqlite3', 'pg', '@types/pg', 'react', '@types/react', 'pino', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client'];
+const LINKS = ['@types/node', 'express', '@types/express', 'fastify', 'hono', '@hono/node-server', 'next', 'vitest', 'yaml', 'better-sqlite3', '@types/better-sqlite3', 'pg', '@types/pg', 'react', '@types/react', 'pino', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@opentelemetry/api', '@opentelemetry/sdk-trace-base'];
 
 /** Where a block lives in the generated app. */
 function blockPath(block: CodeBlock): string {

@@ -123,13 +123,19 @@ describe('README mounting samples, run from an empty app', () => {
   }, 60_000);
 });
 
+/** Packages a block imports (bare specifiers other than cellgate and Node's own), linked from the repository's install. */
+function importedPackages(code: string): string[] {
+  const names = [...code.matchAll(/\bfrom '([^'.][^']*)'/g)].map((match) => match[1]!.split('/').slice(0, match[1]!.startsWith('@') ? 2 : 1).join('/'));
+  return [...new Set(names)].filter((name) => name !== 'cellgate' && !name.startsWith('node:'));
+}
+
 describe('guide programs marked run, from an empty app', () => {
   it('finds them', () => {
     expect(guideRuns.length).toBeGreaterThanOrEqual(4);
   });
 
   it.each(guideRuns.map((block) => [where(block), block] as const))('%s runs and exits 0', async (_where, block: CodeBlock) => {
-    const app = await createApp({ type: 'module', link: ['tsx'], files: { 'sample.ts': `${block.code}\nexport {};\n` } });
+    const app = await createApp({ type: 'module', link: ['tsx', ...importedPackages(block.code)], files: { 'sample.ts': `${block.code}\nexport {};\n` } });
     const result = await run(process.execPath, ['--import', 'tsx', 'sample.ts'], { cwd: app, timeout: 60_000 }).then(
       () => 'exit 0',
       (error: { code: number; stderr: string }) => `exit ${error.code}: ${error.stderr}`,
