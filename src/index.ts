@@ -69,6 +69,7 @@ export {
 } from './entity-document/index.ts';
 export * from './governed/index.ts';
 export * from './governed/events/index.ts';
+export { purgeHistory, type PurgeHistoryOptions, type PurgeOperator, type PurgeReport, type RetentionCounts, type TenantPurgeReport } from './governed/lifecycle/purge-history.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';
 // Contract core: zod schemas of the Cell manifest contract, validation, normalization, schema descriptions.
 export * from './contract/schema/index.ts';

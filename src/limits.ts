@@ -200,3 +200,12 @@ export const WEBHOOK_MAX_BATCH = 500;
 
 /** Longest text of a failed attempt's error kept in the delivery state. */
 export const WEBHOOK_ERROR_TEXT_LENGTH = 200;
+
+/** Rows one retention statement removes, and soft-deleted records one purge transaction takes (`purgeHistory`'s default `batchSize`). */
+export const PURGE_BATCH_SIZE = 1_000;
+
+/** Largest `batchSize` of `purgeHistory`: bounds each maintenance transaction and its statements' parameter lists. */
+export const MAX_PURGE_BATCH = 5_000;
+
+/** Tenants an operator's purge run reads per page when it walks every tenant with history. */
+export const PURGE_TENANT_PAGE = 100;

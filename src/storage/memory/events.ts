@@ -36,8 +36,9 @@ export class MemoryEventStore implements EventStore {
     const start = query.after === undefined ? 0 : Number(decodeEventCursor(query.after));
     const out: StoredEvent[] = [];
     for (let index = start; index < this.events.length && out.length < query.limit; index += 1) {
-      const event = this.events[index]!;
-      if (event.tenantId !== query.tenantId) continue;
+      const event = this.events[index];
+      // A hole is an event retention removed (positions stay, so cursors keep their meaning).
+      if (event === undefined || event.tenantId !== query.tenantId) continue;
       if (query.workspaceId !== undefined && event.workspaceId !== query.workspaceId) continue;
       if (query.workspaceIds !== undefined && (event.workspaceId === null || !query.workspaceIds.includes(event.workspaceId))) continue;
       if (query.resourceType !== undefined && event.resourceType !== query.resourceType) continue;
@@ -93,5 +94,40 @@ export class MemoryEventStore implements EventStore {
 
   async listDeliveries(eventId: string): Promise<EventDelivery[]> {
     return [...this.deliveries.values()].filter((delivery) => delivery.eventId === eventId).map((delivery) => ({ ...delivery }));
+  }
+
+  /**
+   * Retention: which events of a tenant an outbox trim may remove (walking at most `limit` events
+   * after `after`, stopping at the first that occurred at or after `before`): fanned out, with
+   * every delivery delivered. Removes nothing; {@link remove} does, on commit.
+   */
+  trimmable(tenantId: string, before: string, limit: number, after: string | null): { ids: string[]; deliveries: number; next: string | null } {
+    const ids: string[] = [];
+    let deliveries = 0;
+    let walked = 0;
+    let index = after === null ? 0 : Number(decodeEventCursor(after));
+    for (; index < this.events.length && walked < limit; index += 1) {
+      const event = this.events[index];
+      if (event === undefined || event.tenantId !== tenantId) continue;
+      if (event.occurredAt >= before) return { ids, deliveries, next: null };
+      walked += 1;
+      if (index >= this.fanned) continue;
+      const own = [...this.deliveries.values()].filter((delivery) => delivery.eventId === event.id);
+      if (own.some((delivery) => delivery.state !== 'delivered')) continue;
+      ids.push(event.id);
+      deliveries += own.length;
+    }
+    return { ids, deliveries, next: walked === limit && index < this.events.length ? encodeEventCursor(index) : null };
+  }
+
+  /** Removes events (leaving holes, so positions and cursors stay) and all their deliveries. */
+  remove(ids: readonly string[]): void {
+    const gone = new Set(ids);
+    for (const [key, delivery] of this.deliveries) if (gone.has(delivery.eventId)) this.deliveries.delete(key);
+    for (const id of ids) {
+      const seq = this.seqById.get(id);
+      if (seq !== undefined) delete this.events[seq - 1];
+      this.seqById.delete(id);
+    }
   }
 }

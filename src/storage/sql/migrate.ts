@@ -252,6 +252,24 @@ function maintenanceStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * Retention: version states get the time they were written (`recorded_at`, backfilled for older
+ * rows from the state's own `updatedAt`), and the indexes retention reads by time.
+ */
+function retentionStep(dialect: SqlDialect): MigrationStep {
+  const updatedAt = dialect.name === 'postgres' ? sql`(${sql.ref('state')}->>'updatedAt')::timestamptz` : sql`json_extract(${sql.ref('state')}, '$.updatedAt')`;
+  return {
+    name: 'cellgate:retention',
+    checksum: `retention@1:${dialect.name}`,
+    async apply(tx) {
+      await addMissingColumns(tx, dialect, VERSION_TABLE, VERSION_COLUMNS);
+      await sql`UPDATE ${sql.table(VERSION_TABLE)} SET ${sql.id('recorded_at')} = ${updatedAt} WHERE ${sql.id('recorded_at')} IS NULL`.execute(tx);
+      await createIndex(VERSION_TABLE, 'retention_idx', ['tenant_id', 'resource_type', 'recorded_at']).execute(tx);
+      await createIndex(AUDIT_TABLE, 'occurred_idx', ['tenant_id', 'occurred_at']).execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -323,7 +341,7 @@ async function appliedSteps(db: SqlDb | SqlTx): Promise<Map<string, string>> {
 export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly EntityStorageModel[]): Promise<void> {
   models.forEach(assertModel);
   const run = (globalThis as Slot)[RUN];
-  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), eventsStep(dialect), maintenanceStep(dialect), ...models.map((model) => entityStep(dialect, model))];
+  const steps = [coreStep(dialect), idempotencyExpiryStep(dialect), rateLimitStep(dialect), eventsStep(dialect), maintenanceStep(dialect), retentionStep(dialect), ...models.map((model) => entityStep(dialect, model))];
   await dialect.withMigrationLock(db, async (tx) => {
     const bookkeeping = createTable(dialect, MIGRATIONS_TABLE, [
       sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,

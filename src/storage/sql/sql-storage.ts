@@ -13,6 +13,7 @@ import { createSqlRateLimitStore } from './rate-limit-store.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { appendEvent, createSqlEventStore } from './events.ts';
 import { inMaintenance } from './maintenance.ts';
+import { createSqlRetention } from './retention.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -48,7 +49,7 @@ function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): Storage
 
 /** The session of a maintenance transaction: the transaction's session and the history operations. */
 function createSqlMaintenanceSession(dialect: SqlDialect, tx: SqlTx, cache: ReturnType<typeof createStatementCache>, reason: MaintenanceSession['reason']): MaintenanceSession {
-  return { ...createSqlSession(dialect, tx, cache), reason };
+  return { ...createSqlSession(dialect, tx, cache), ...createSqlRetention(dialect, tx), reason };
 }
 
 /** Builds the driver; `close()` destroys the Kysely instance (which closes only clients it owns). */
