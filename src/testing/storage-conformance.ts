@@ -29,6 +29,7 @@ import {
   taskModel,
 } from './storage-conformance-fixtures.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
+import { lifecycleConformanceCases } from './storage-conformance-lifecycle.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
@@ -97,6 +98,7 @@ export const storageConformanceSuites = [
   { name: 'migrations', register: migrationCases },
   { name: 'service', register: (driver, options) => serviceConformanceCases(driver, options.rawAuditRows) },
   { name: 'events', register: eventConformanceCases },
+  { name: 'lifecycle', register: lifecycleConformanceCases },
   { name: 'durability', requires: ['durable'], register: durabilityCases },
   { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },
   { name: 'append-only-audit', requires: ['appendOnlyAuditEnforced'], register: appendOnlyAuditCases },
