@@ -130,7 +130,8 @@ export type AuditEventType =
 
 /**
  * One audit record, the fields of docs/governed-conventions.md#audit-record's audit record in camelCase, plus `reason` (the
- * optional rollback reason). Append-only: a driver never updates or deletes one.
+ * optional rollback reason). Append-only: a driver never updates or deletes one, except through the
+ * retention operations of a maintenance transaction (docs/lifecycle.md).
  */
 export interface AuditRecord extends RecordScope {
   id: string;

@@ -24,7 +24,7 @@ beforeAll(async () => {
   api = createGovernedApi({
     storage,
     auth: { secret: SECRET },
-    resources: [demoEntity('customer')],
+    resources: [demoEntity('customer')] as never[],
     audit: { retentionDays: (tenant) => (tenant === LOCKED ? undefined : 1), immutability: (tenant) => tenant === LOCKED },
     purgeDeletedAfterDays: 1,
   });
