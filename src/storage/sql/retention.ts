@@ -30,9 +30,16 @@ export function createSqlRetention(dialect: SqlDialect, tx: SqlTx): RetentionOpe
   return {
     historyTenants: (after, limit) =>
       run(async () => {
-        const { rows } = await sql<{ tenant_id: string }>`SELECT DISTINCT ${sql.ref('tenant_id')} FROM ${sql.table(AUDIT_TABLE)}
-          WHERE ${after === null ? sql`1 = 1` : sql`${sql.ref('tenant_id')} > ${after}`} ORDER BY ${sql.ref('tenant_id')} LIMIT ${limit}`.execute(tx);
-        return rows.map((row) => row.tenant_id);
+        // A loose index scan: one index probe per tenant (the next id above the last), however
+        // many audit records each tenant has; DISTINCT would read them all.
+        const audit = sql.table(AUDIT_TABLE);
+        const tenant = sql.ref('tenant_id');
+        const { rows } = await sql<{ tenant_id: string | null }>`WITH RECURSIVE walk (tenant_id, n) AS (
+            SELECT (SELECT min(${tenant}) FROM ${audit}${after === null ? sql`` : sql` WHERE ${tenant} > ${after}`}), 1
+            UNION ALL
+            SELECT (SELECT min(${tenant}) FROM ${audit} WHERE ${tenant} > walk.tenant_id), walk.n + 1 FROM walk WHERE walk.tenant_id IS NOT NULL AND walk.n < ${limit}
+          ) SELECT tenant_id FROM walk WHERE tenant_id IS NOT NULL`.execute(tx);
+        return rows.map((row) => row.tenant_id!);
       }),
 
     removeAuditBefore: (tenantId, before, limit) =>
