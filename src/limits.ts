@@ -221,3 +221,12 @@ export const ERASURE_BATCH = 200;
 
 /** Most problems of a `cellgate.config.*` file named on the one error line (the rest are counted). */
 export const MAX_CONFIG_PROBLEMS_SHOWN = 5;
+
+/** Rows one retention statement removes, and soft-deleted records one purge transaction takes (`purgeHistory`'s default `batchSize`). */
+export const PURGE_BATCH_SIZE = 1_000;
+
+/** Largest `batchSize` of `purgeHistory`: bounds each maintenance transaction and its statements' parameter lists. */
+export const MAX_PURGE_BATCH = 5_000;
+
+/** Tenants an operator's purge run reads per page when it walks every tenant with history. */
+export const PURGE_TENANT_PAGE = 100;

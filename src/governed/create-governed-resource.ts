@@ -152,7 +152,7 @@ export function buildGovernedResource(options: GovernedResourceOptions, shared: 
 }
 
 function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): Omit<GovernedServiceOptions, 'entity'> {
-  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency, onEvent } = options;
+  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency, onEvent, purgeDeletedAfterDays } = options;
   return {
     storage,
     ...(tier === undefined ? {} : { tier }),
@@ -164,6 +164,7 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
     ...(logger === undefined ? {} : { logger: writeLoggerOf(logger) }),
     ...(idempotency === undefined ? {} : { idempotency }),
     ...(onEvent === undefined ? {} : { onEvent }),
+    ...(purgeDeletedAfterDays === undefined ? {} : { purgeDeletedAfterDays }),
   };
 }
 

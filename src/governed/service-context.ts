@@ -10,6 +10,7 @@ import type { AccessPolicy } from './access.ts';
 import { buildAuditRecord, TenantHasher, type AuditPolicy } from './audit/index.ts';
 import { EntityCodec } from './codec.ts';
 import { createEventPublisher, type EventPublisher } from './events/emit.ts';
+import { lifecyclePolicy, type LifecyclePolicy } from './lifecycle/policy.ts';
 import { idempotencyTtl } from './idempotency.ts';
 import { defaultMetricsRegistry, governedMetrics, type GovernedLogger, type GovernedMetrics } from './metrics.ts';
 import { parseId } from './service-schemas.ts';
@@ -37,6 +38,8 @@ export interface ServiceContext {
   readonly idempotencyTtlMs: number;
   /** Domain events of committed tier-1/2 mutations: the outbox append and the `onEvent` call. */
   readonly events: EventPublisher;
+  /** Retention, immutability and soft-delete purge policy per tenant (docs/lifecycle.md). */
+  readonly lifecycle: LifecyclePolicy;
 }
 
 const tenantSwitch = (value: TenantSwitch | undefined, fallback: boolean): ((tenantId: string) => boolean) =>
@@ -83,6 +86,7 @@ export function createServiceContext(options: GovernedServiceOptions, model?: En
     logger: options.logger,
     idempotencyTtlMs: idempotencyTtl(options.idempotency?.ttlMs),
     events: createEventPublisher({ storage, tier, onEvent: options.onEvent, logger: options.logger }),
+    lifecycle: lifecyclePolicy(options),
   };
 }
 

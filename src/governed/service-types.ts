@@ -26,12 +26,28 @@ export type UpdateBody<T extends EntityTypes = GeneralEntityTypes> =
 /** A per-tenant switch: a constant or a function of the tenant id. */
 export type TenantSwitch = boolean | ((tenantId: string) => boolean);
 
+/** A per-tenant number of days: a constant, or a function of the tenant id (undefined: unlimited, never). */
+export type TenantDays = number | ((tenantId: string) => number | undefined);
+
 /** Audit content switches (docs/governed-conventions.md#redaction-rules, docs/decisions/B09.md). */
 export interface AuditOptions {
   /** Store a redacted snapshot of the new state on each audit record. @default false */
   storeSnapshots?: TenantSwitch;
   /** Keep values of non-sensitive fields in diffs; false keeps path and op only. @default true */
   storeDiffValues?: TenantSwitch;
+  /**
+   * How many days a tenant's history is kept: `purgeHistory` (the CLI's `cellgate purge`, the
+   * host's schedule) removes audit records, version states and delivered outbox events older
+   * than that, never the version a record still needs. A function of the tenant can follow its
+   * plan (`(tenantId) => planOf(tenantId) === 'free' ? 365 : undefined`). See docs/lifecycle.md#retention.
+   * @default unlimited
+   */
+  retentionDays?: TenantDays;
+  /**
+   * With it on for a tenant, no purge and no deletion of its history happens, whoever asks: the
+   * job refuses with 409 `AUDIT_IMMUTABLE`. See docs/lifecycle.md#immutability. @default false
+   */
+  immutability?: TenantSwitch;
 }
 
 /** Redaction key material (docs/decisions/B09.md). */
@@ -77,6 +93,12 @@ export interface GovernedServiceOptions<T extends EntityTypes = GeneralEntityTyp
   onEvent?: EventSubscriber;
   /** `Idempotency-Key` lifetime. @default { ttlMs: 86_400_000 } */
   idempotency?: IdempotencyOptions;
+  /**
+   * Days after its soft delete a record is purged for good by `purgeHistory` (row and version
+   * states; an `entity.purged` audit record without values stays). See
+   * docs/lifecycle.md#purging-soft-deleted-records. @default never
+   */
+  purgeDeletedAfterDays?: TenantDays;
   /** Path name of the resource (also the `<resource>` of the `<namespace>.<resource>.read` permission). @default plural kebab-case of the entity name */
   resourceName?: string;
 }

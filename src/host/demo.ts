@@ -23,6 +23,7 @@ import {
   type Logger,
   type StorageDriver,
 } from 'cellgate';
+import { lifecycleFromEnv, schedulePurge } from './purge.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -189,8 +190,10 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   }
   const storage = options.storage ?? memoryStorage();
   const metrics = createMetricsRegistry();
+  const lifecycle = lifecycleFromEnv(env);
   const api = createGovernedApi({
     storage,
+    ...lifecycle,
     auth,
     metrics,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
@@ -203,6 +206,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   const webhook = webhookFromEnv(env);
   const dispatcher = webhook === undefined ? undefined : createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'reference-host', ...webhook }] });
   dispatcher?.start();
+  const stopPurge = schedulePurge(api, env);
   const metricsRoute = createFetchHandler(async (request) => {
     if (new URL(request.url).pathname !== '/metrics') return undefined;
     if (request.method !== 'GET') return undefined;
@@ -218,6 +222,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     'metrics       /metrics',
     ...(ownsStorage ? ['storage       memory: (in-process; data is lost on exit)'] : []),
     ...(hashSecret === undefined ? ['audit hash    per-run key: set CELLGATE_AUDIT_HASH_SECRET for hashes that compare across restarts'] : []),
+    ...(env.CELLGATE_PURGE_INTERVAL_MS && env.CELLGATE_PURGE_INTERVAL_MS.trim() !== '0' ? [`purge         every ${env.CELLGATE_PURGE_INTERVAL_MS.trim()} ms (retention and soft-delete purge, docs/lifecycle.md)`] : []),
     ...(perMinute > 0 ? [`rate limit    ${perMinute} requests per minute per tenant + actor`] : []),
   ];
   if (devSecret !== undefined) {
@@ -240,6 +245,7 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     api,
     close: async () => {
       await dispatcher?.stop();
+      await stopPurge();
       if (ownsStorage) await storage.close();
     },
   };

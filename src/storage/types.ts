@@ -125,11 +125,14 @@ export type AuditEventType =
   | 'entity.restored'
   | 'entity.rollback'
   | 'entity.permission_changed'
-  | 'entity.erased';
+  | 'entity.erased'
+  | 'entity.purged'
+  | 'audit.purged';
 
 /**
  * One audit record, the fields of docs/governed-conventions.md#audit-record's audit record in camelCase, plus `reason` (the
- * optional rollback reason). Append-only: a driver never updates or deletes one.
+ * optional rollback reason). Append-only: a driver never updates or deletes one, except through the
+ * retention operations of a maintenance transaction (docs/lifecycle.md).
  */
 export interface AuditRecord extends RecordScope {
   id: string;
@@ -263,7 +266,7 @@ export type MaintenanceReason = 'retention' | 'purge' | 'erasure';
  * that remove or rewrite history. Those are the only statements the append-only guard of the
  * audit table lets through, and only inside {@link StorageDriver.maintenance}.
  */
-export interface MaintenanceSession extends StorageSession, ErasureOperations {
+export interface MaintenanceSession extends StorageSession, ErasureOperations, RetentionOperations {
   /** Why this transaction runs (recorded with the grant the database checks). */
   readonly reason: MaintenanceReason;
 }
@@ -306,6 +309,56 @@ export interface ErasureOperations {
    * feed position and its deliveries stay, and every later read or delivery of it gets the new body.
    */
   replaceEvent(event: DomainEvent): Promise<void>;
+}
+
+/** What one bounded removal took away: how many rows, and the time range they covered (ISO 8601 UTC). */
+export interface RemovedRange {
+  count: number;
+  /** Earliest time among the removed rows; null when none. */
+  oldest: string | null;
+  /** Latest time among the removed rows; null when none. */
+  newest: string | null;
+}
+
+/** What one bounded outbox trim took away, and where the next call continues. */
+export interface OutboxTrim {
+  events: number;
+  deliveries: number;
+  /** Pass as `after` to continue past events that had to stay; null when the walk reached `before` or the end. */
+  next: string | null;
+}
+
+/**
+ * The history-removing operations of retention and of the purge of soft-deleted records
+ * (docs/lifecycle.md). Each call does bounded work (`limit` rows at most) so a job loops, one
+ * maintenance transaction per batch, and never holds a large history in memory.
+ */
+export interface RetentionOperations {
+  /** Tenants that have audit records, ascending by id, after `after` (null: from the first): at most `limit`. */
+  historyTenants(after: string | null, limit: number): Promise<string[]>;
+  /** Removes up to `limit` audit records of the tenant that occurred before `before`, oldest first. */
+  removeAuditBefore(tenantId: string, before: string, limit: number): Promise<RemovedRange>;
+  /**
+   * Removes up to `limit` version states of `model` in the tenant recorded before `before`,
+   * oldest first, except those a record still needs: its current version, and for a soft-deleted
+   * record also the version before the delete (what a restore rolls back to).
+   */
+  removeVersionStatesBefore(model: EntityStorageModel, tenantId: string, before: string, limit: number): Promise<RemovedRange>;
+  /**
+   * Walks up to `limit` outbox events of the tenant in feed order after `after`, stopping at the
+   * first that occurred at or after `before`, and removes those fanned out whose deliveries are
+   * all delivered, with those deliveries. Events not yet fanned out, and events with a pending or
+   * dead delivery, stay.
+   */
+  trimOutbox(tenantId: string, before: string, limit: number, after: string | null): Promise<OutboxTrim>;
+  /** Soft-deleted records of `model` in the tenant deleted before `before`, oldest deletion first, at most `limit`. */
+  listDeletedBefore(model: EntityStorageModel, tenantId: string, before: string, limit: number): Promise<StoredRecord[]>;
+  /**
+   * Removes one soft-deleted record (matched by id, scope and version, still deleted) and every
+   * version state of it. Resolves how many version states went, or null when the record no longer
+   * matches (restored, changed or gone meanwhile): then nothing is removed.
+   */
+  removeDeletedRecord(model: EntityStorageModel, record: StoredRecord): Promise<number | null>;
 }
 
 /**
@@ -392,7 +445,7 @@ export interface StorageDriver extends StorageSession {
 }
 
 /** Types of domain events: every audited mutation of a tier-1 or tier-2 entity. */
-export type DomainEventType = 'entity.created' | 'entity.updated' | 'entity.deleted' | 'entity.restored' | 'entity.rollback' | 'entity.erased';
+export type DomainEventType = 'entity.created' | 'entity.updated' | 'entity.deleted' | 'entity.restored' | 'entity.rollback' | 'entity.erased' | 'entity.purged';
 
 /**
  * One domain event, derived from the audit record written in the same transaction: the change is

@@ -31,6 +31,7 @@ import {
 import { erasureConformanceCases } from './storage-conformance-erasure.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
 import { exportConformanceCases } from './storage-conformance-export.ts';
+import { lifecycleConformanceCases } from './storage-conformance-lifecycle.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
@@ -101,6 +102,7 @@ export const storageConformanceSuites = [
   { name: 'events', register: eventConformanceCases },
   { name: 'audit-export', register: exportConformanceCases },
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
+  { name: 'lifecycle', register: lifecycleConformanceCases },
   { name: 'durability', requires: ['durable'], register: durabilityCases },
   { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },
   { name: 'append-only-audit', requires: ['appendOnlyAuditEnforced'], register: appendOnlyAuditCases },

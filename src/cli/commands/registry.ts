@@ -13,6 +13,7 @@ export const commands = {
   serve: { summary: 'run the reference host (contract API, MCP, demo governed resources)', load: () => import('./serve.ts') },
   validate: { summary: 'validate a manifest or entity document (YAML or JSON file)', load: () => import('./validate.ts') },
   migrate: { summary: 'run the storage migrations for DATABASE_URL', load: () => import('./migrate.ts') },
+  purge: { summary: 'apply retention and purge soft-deleted records (docs/lifecycle.md)', load: () => import('./purge.ts') },
   token: { summary: 'print a signed development token', load: () => import('./token.ts') },
   erase: { summary: "erase one record's personal data (GDPR) from its state, versions, audit and events", load: () => import('./erase.ts') },
   mcp: { summary: 'serve the MCP tools and resources over stdio', load: () => import('./mcp.ts') },

@@ -15,7 +15,7 @@ import { wakeReaders } from './wake.ts';
  */
 export type EventSubscriber = (event: DomainEvent) => void | Promise<void>;
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<DomainEventType>(['entity.created', 'entity.updated', 'entity.deleted', 'entity.restored', 'entity.rollback', 'entity.erased']);
+const EVENT_TYPES: ReadonlySet<string> = new Set<DomainEventType>(['entity.created', 'entity.updated', 'entity.deleted', 'entity.restored', 'entity.rollback', 'entity.erased', 'entity.purged']);
 
 /**
  * The event of an audit record, or null for audit types that are not domain events. The change is

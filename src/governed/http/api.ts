@@ -27,7 +27,7 @@ export type GovernedApiResource =
 /** Options of {@link createGovernedApi}. */
 export interface GovernedApiOptions
   extends GovernedHttpOptions,
-    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency' | 'onEvent'> {
+    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency' | 'onEvent' | 'purgeDeletedAfterDays'> {
   /** The storage every resource and the audit routes use. */
   storage: StorageDriver;
   /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation? }`. */
@@ -66,7 +66,7 @@ const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedA
  */
 export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   // `logger` stays in `http`: the pipeline reports failures to it and each resource's service logs writes to it.
-  const { resources: entries, auditRoutes: withAudit = true, eventRoutes: withEvents = true, storage, redaction, audit, metrics, onEvent, ...http } = options;
+  const { resources: entries, auditRoutes: withAudit = true, eventRoutes: withEvents = true, storage, redaction, audit, metrics, onEvent, purgeDeletedAfterDays, ...http } = options;
   if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
   if (!Array.isArray(entries) || entries.length === 0) throw new ConfigurationError('resources', 'must list at least one entity.');
   const pipeline = pipelineOf(http, {}, storage);
@@ -77,6 +77,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     ...(audit === undefined ? {} : { audit }),
     ...(metrics === undefined ? {} : { metrics }),
     ...(onEvent === undefined ? {} : { onEvent }),
+    ...(purgeDeletedAfterDays === undefined ? {} : { purgeDeletedAfterDays }),
   };
   const resources: Record<string, GovernedResource> = {};
   const routed: RoutedResource[] = [];

@@ -55,8 +55,9 @@ export class MemoryEventStore implements EventStore {
     const start = query.after === undefined ? 0 : Number(decodeEventCursor(query.after));
     const out: StoredEvent[] = [];
     for (let index = start; index < this.events.length && out.length < query.limit; index += 1) {
-      const event = this.events[index]!;
-      if (event.tenantId === query.tenantId && event.resourceType === query.resourceType && event.resourceId === query.resourceId) out.push(structuredClone(event));
+      const event = this.events[index];
+      // A hole is an event retention removed (positions stay, so cursors keep their meaning).
+      if (event !== undefined && event.tenantId === query.tenantId && event.resourceType === query.resourceType && event.resourceId === query.resourceId) out.push(structuredClone(event));
     }
     return out;
   }
@@ -64,7 +65,7 @@ export class MemoryEventStore implements EventStore {
   /** Replaces the body of a committed event (erasure); its position and deliveries stay. */
   replace(event: DomainEvent): void {
     const seq = this.seqById.get(event.id);
-    if (seq === undefined || this.events[seq - 1]!.tenantId !== event.tenantId) return;
+    if (seq === undefined || this.events[seq - 1]?.tenantId !== event.tenantId) return;
     const { cursor: _cursor, ...body } = event as StoredEvent;
     this.events[seq - 1] = { ...structuredClone(body), cursor: encodeEventCursor(seq) };
   }
@@ -75,7 +76,8 @@ export class MemoryEventStore implements EventStore {
     const positions = (query.resourceType === undefined ? this.byTenant.get(query.tenantId) : this.byTenantType.get(typeKey(query.tenantId, query.resourceType))) ?? [];
     const out: StoredEvent[] = [];
     for (let at = lowerBound(positions, (position) => position < start); at < positions.length && out.length < query.limit; at += 1) {
-      const event = this.events[positions[at]!]!;
+      const event = this.events[positions[at]!];
+      if (event === undefined) continue;
       if (query.workspaceId !== undefined && event.workspaceId !== query.workspaceId) continue;
       if (query.workspaceIds !== undefined && (event.workspaceId === null || !query.workspaceIds.includes(event.workspaceId))) continue;
       out.push(structuredClone(event));
@@ -130,5 +132,44 @@ export class MemoryEventStore implements EventStore {
 
   async listDeliveries(eventId: string): Promise<EventDelivery[]> {
     return [...this.deliveries.values()].filter((delivery) => delivery.eventId === eventId).map((delivery) => ({ ...delivery }));
+  }
+
+  /**
+   * Retention: which events of a tenant an outbox trim may remove (walking at most `limit` events
+   * after `after`, stopping at the first that occurred at or after `before`): fanned out, with
+   * every delivery delivered. Removes nothing; {@link remove} does, on commit.
+   */
+  trimmable(tenantId: string, before: string, limit: number, after: string | null): { ids: string[]; deliveries: number; next: string | null } {
+    const ids: string[] = [];
+    let deliveries = 0;
+    let walked = 0;
+    const start = after === null ? 0 : Number(decodeEventCursor(after));
+    // Only the tenant's positions, from the cursor on (binary search): no walk over other tenants.
+    const positions = this.byTenant.get(tenantId) ?? [];
+    let at = lowerBound(positions, (position) => position < start);
+    for (; at < positions.length && walked < limit; at += 1) {
+      const index = positions[at]!;
+      const event = this.events[index];
+      if (event === undefined) continue;
+      if (event.occurredAt >= before) return { ids, deliveries, next: null };
+      walked += 1;
+      if (index >= this.fanned) continue;
+      const own = [...this.deliveries.values()].filter((delivery) => delivery.eventId === event.id);
+      if (own.some((delivery) => delivery.state !== 'delivered')) continue;
+      ids.push(event.id);
+      deliveries += own.length;
+    }
+    return { ids, deliveries, next: walked === limit && at < positions.length ? encodeEventCursor(positions[at]!) : null };
+  }
+
+  /** Removes events (leaving holes, so positions and cursors stay) and all their deliveries. */
+  remove(ids: readonly string[]): void {
+    const gone = new Set(ids);
+    for (const [key, delivery] of this.deliveries) if (gone.has(delivery.eventId)) this.deliveries.delete(key);
+    for (const id of ids) {
+      const seq = this.seqById.get(id);
+      if (seq !== undefined) delete this.events[seq - 1];
+      this.seqById.delete(id);
+    }
   }
 }

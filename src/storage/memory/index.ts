@@ -24,6 +24,7 @@ import type {
 import { AuditTimeIndex, exportFromIndex } from './audit-export.ts';
 import { memoryErasureOperations } from './erasure.ts';
 import { MemoryEventStore } from './events.ts';
+import { createMemoryRetention } from './retention.ts';
 import { inScope, runListQuery } from './list.ts';
 import { Mutex } from './mutex.ts';
 
@@ -276,7 +277,10 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
   const transaction = <T>(fn: (session: StorageSession) => Promise<T>): Promise<T> => staging((staged) => new MemorySession(base, staged), fn);
 
   const maintenance = <T>(reason: MaintenanceReason, fn: (session: MaintenanceSession) => Promise<T>): Promise<T> =>
-    staging((staged): MaintenanceSession => Object.assign(new MemorySession(base, staged), memoryErasureOperations(base, staged, events), { reason }), fn);
+    staging((staged): MaintenanceSession => {
+      const retention = createMemoryRetention({ base, events, stage: (change) => staged.maintenance.push(change), versionKey, resourceKey });
+      return Object.assign(new MemorySession(base, staged), memoryErasureOperations(base, staged, events), retention, { reason });
+    }, fn);
 
   return {
     name: 'memory',

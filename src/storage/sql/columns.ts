@@ -100,6 +100,9 @@ export const VERSION_COLUMNS: readonly ColumnSpec[] = [
   col('workspace_id', 'text'),
   col('cell_id', 'text'),
   col('state', 'json', true),
+  // When this version was written (the state's `updatedAt`): what retention compares. Rows older
+  // than the column are backfilled from their state by the `cellgate:retention` migration step.
+  col('recorded_at', 'timestamp'),
 ];
 
 /** First answers to creates sent with an Idempotency-Key; the key is (tenant_id, actor_id, key). */

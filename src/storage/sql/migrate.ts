@@ -266,6 +266,24 @@ function auditExportStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * Retention: version states get the time they were written (`recorded_at`, backfilled for older
+ * rows from the state's own `updatedAt`), and the indexes retention reads by time.
+ */
+function retentionStep(dialect: SqlDialect): MigrationStep {
+  const updatedAt = dialect.name === 'postgres' ? sql`(${sql.ref('state')}->>'updatedAt')::timestamptz` : sql`json_extract(${sql.ref('state')}, '$.updatedAt')`;
+  return {
+    name: 'cellgate:retention',
+    checksum: `retention@1:${dialect.name}`,
+    async apply(tx) {
+      await addMissingColumns(tx, dialect, VERSION_TABLE, VERSION_COLUMNS);
+      await sql`UPDATE ${sql.table(VERSION_TABLE)} SET ${sql.id('recorded_at')} = ${updatedAt} WHERE ${sql.id('recorded_at')} IS NULL`.execute(tx);
+      await createIndex(VERSION_TABLE, 'retention_idx', ['tenant_id', 'resource_type', 'recorded_at']).execute(tx);
+      await createIndex(AUDIT_TABLE, 'occurred_idx', ['tenant_id', 'occurred_at']).execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -344,6 +362,7 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     eventsStep(dialect),
     maintenanceStep(dialect),
     auditExportStep(dialect),
+    retentionStep(dialect),
     ...models.map((model) => entityStep(dialect, model)),
   ];
   await dialect.withMigrationLock(db, async (tx) => {

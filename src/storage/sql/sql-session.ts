@@ -143,7 +143,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
 
     putVersionState: (model, state) =>
       run(async () => {
-        const values = [model.resourceType, state.id, state.version, state.tenantId, state.workspaceId, state.cellId, dialect.encode('json', state)];
+        const values = [model.resourceType, state.id, state.version, state.tenantId, state.workspaceId, state.cellId, dialect.encode('json', state), dialect.encode('timestamp', state.updatedAt)];
         await insert('version', VERSION_TABLE, { columns: VERSION_COLUMN_NAMES, values });
       }),
 

@@ -15,6 +15,7 @@ import { createSqlErasureOperations } from './erasure.ts';
 import { appendEvent, createSqlEventStore } from './events.ts';
 import { inMaintenance } from './maintenance.ts';
 import { exportAudit } from './audit-export.ts';
+import { createSqlRetention } from './retention.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
@@ -50,7 +51,7 @@ function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): Storage
 
 /** The session of a maintenance transaction: the transaction's session and the history operations. */
 function createSqlMaintenanceSession(dialect: SqlDialect, tx: SqlTx, cache: ReturnType<typeof createStatementCache>, reason: MaintenanceSession['reason']): MaintenanceSession {
-  return { ...createSqlSession(dialect, tx, cache), ...createSqlErasureOperations(dialect, tx), reason };
+  return { ...createSqlSession(dialect, tx, cache), ...createSqlErasureOperations(dialect, tx), ...createSqlRetention(dialect, tx), reason };
 }
 
 /** Runs a read again on timers while the database reports the lock busy, up to the dialect's wait (none: once). */

@@ -1,0 +1,84 @@
+/**
+ * Retention and purge seen over HTTP (a real node server on 127.0.0.1, a real SQLite file): the
+ * policy given to `createGovernedApi` reaches `purgeHistory`; afterwards the audit routes answer
+ * with the `audit.purged` and `entity.purged` records (no values), a purged record is a 404 even
+ * for an admin asking for deleted records, the feed carries `entity.purged`, and an immutable
+ * tenant or a workspace-only admin is refused with the envelope's codes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CellgateError, createGovernedApi, purgeHistory, type Actor, type GovernedApi } from 'cellgate';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
+import { cast, customer, demoEntity, expectError, ids, paths, SECRET, send, serve } from '../governed/support.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cellgate-purge-http-'));
+const storage = sqliteStorage({ filename: join(dir, 'app.db') });
+const LOCKED = ids.otherTenant;
+let api: GovernedApi;
+let server: { url: string; close: () => Promise<void> };
+let tokens: Awaited<ReturnType<typeof cast>>;
+
+beforeAll(async () => {
+  api = createGovernedApi({
+    storage,
+    auth: { secret: SECRET },
+    resources: [demoEntity('customer')] as never[],
+    audit: { retentionDays: (tenant) => (tenant === LOCKED ? undefined : 1), immutability: (tenant) => tenant === LOCKED },
+    purgeDeletedAfterDays: 1,
+  });
+  await api.migrate();
+  server = await serve(api);
+  tokens = await cast();
+});
+afterAll(async () => {
+  await server.close();
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const admin: Actor = { id: ids.admin, type: 'user', tenantId: ids.tenant, roles: ['admin'], workspaces: {}, permissions: [] };
+const DAY_MS = 86_400_000;
+
+describe('purge seen over HTTP', () => {
+  it('leaves readable audit routes and feed: audit.purged and entity.purged records without values; the purged record is gone', async () => {
+    const created = await send(server.url, 'POST', paths.customers(), { token: tokens.admin, body: customer({ name: 'Purge Me', email: 'purge.me@example.com' }) });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect((await send(server.url, 'DELETE', `${paths.customers()}/${id}?expectedVersion=1`, { token: tokens.admin })).status).toBe(200);
+
+    const report = await purgeHistory({ api, actor: admin, now: new Date(Date.now() + 2 * DAY_MS) });
+    expect(report.tenants[0]).toMatchObject({ tenantId: ids.tenant, purged: { records: 1, versionStates: 2 } });
+    expect(report.tenants[0]!.retention!.auditRecords).toBeGreaterThanOrEqual(2);
+
+    const audit = await send(server.url, 'GET', '/v1/audit?limit=100', { token: tokens.admin });
+    expect(audit.status).toBe(200);
+    const types = (audit.body.data as Array<{ eventType: string }>).map((record) => record.eventType);
+    expect(types).toContain('audit.purged');
+    expect(audit.text).not.toMatch(/purge\.me@example\.com|Purge Me/);
+    const gone = await send(server.url, 'GET', `${paths.customers()}/${id}?includeDeleted=true`, { token: tokens.admin });
+    expectError(gone, 404, 'NOT_FOUND');
+    const feed = await send(server.url, 'GET', '/v1/events?limit=500', { token: tokens.admin });
+    expect(feed.status).toBe(200);
+    // Events never fanned out (no webhook dispatcher here) stay in the outbox; the purge's own carries no values.
+    const purged = (feed.body.data as Array<{ type: string; resourceId: string; change: unknown }>).filter((event) => event.resourceId === id && event.type === 'entity.purged');
+    expect(purged).toHaveLength(1);
+    expect(purged[0]!.change).toEqual({ kind: 'diff', diff: [], snapshot: null, redactionApplied: false });
+  });
+
+  it('refuses an immutable tenant (409 AUDIT_IMMUTABLE) and a workspace-only admin (403), and keeps their history', async () => {
+    const created = await send(server.url, 'POST', paths.customers(), { token: tokens.otherTenant, body: customer() });
+    expect(created.status).toBe(201);
+    const locked: Actor = { ...admin, tenantId: LOCKED };
+    const error = await purgeHistory({ api, actor: locked, now: new Date(Date.now() + 2 * DAY_MS) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CellgateError);
+    expect((error as CellgateError).toBody()).toMatchObject({ error: 'AUDIT_IMMUTABLE' });
+    expect((error as CellgateError).status).toBe(409);
+    const history = await send(server.url, 'GET', '/v1/audit', { token: tokens.otherTenant });
+    expect(history.body.data).toHaveLength(1);
+
+    const workspaceAdmin: Actor = { ...admin, roles: [], workspaces: { [ids.ws]: ['admin'] } };
+    await expect(purgeHistory({ api, actor: workspaceAdmin })).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+  });
+});
