@@ -268,7 +268,7 @@ function auditExportStep(dialect: SqlDialect): MigrationStep {
 
 /**
  * Retention: version states get the time they were written (`recorded_at`, backfilled for older
- * rows from the state's own `updatedAt`), and the indexes retention reads by time.
+ * rows from the state's own `updatedAt`), and their index by time (audit records are read by time through the export index, `tenant_time_idx`).
  */
 function retentionStep(dialect: SqlDialect): MigrationStep {
   const updatedAt = dialect.name === 'postgres' ? sql`(${sql.ref('state')}->>'updatedAt')::timestamptz` : sql`json_extract(${sql.ref('state')}, '$.updatedAt')`;
@@ -279,7 +279,6 @@ function retentionStep(dialect: SqlDialect): MigrationStep {
       await addMissingColumns(tx, dialect, VERSION_TABLE, VERSION_COLUMNS);
       await sql`UPDATE ${sql.table(VERSION_TABLE)} SET ${sql.id('recorded_at')} = ${updatedAt} WHERE ${sql.id('recorded_at')} IS NULL`.execute(tx);
       await createIndex(VERSION_TABLE, 'retention_idx', ['tenant_id', 'resource_type', 'recorded_at']).execute(tx);
-      await createIndex(AUDIT_TABLE, 'occurred_idx', ['tenant_id', 'occurred_at']).execute(tx);
     },
   };
 }
