@@ -200,6 +200,14 @@ const cellgate = composeHandlers(createContractHandler(), governed);
   }, 90_000);
 });
 
+/** The README block written to `file` (its info string names it: ```` ```ts file=<file> ````). */
+function readmeBlock(file: string): string {
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`^\`\`\`ts file=${escaped}[^\\n]*\\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(readme);
+  if (match === null) throw new Error(`README has no block for ${file}`);
+  return match[1]!;
+}
+
 /**
  * A fresh Next 16 App Router app, as `create-next-app` lays it out (TypeScript, `@/` alias, root
  * layout and page, a `proxy.ts` middleware), with the catch-all route of the README. Built with
@@ -230,23 +238,11 @@ export async function proxy(request: NextRequest) {
   return NextResponse.next();
 }
 `,
-  'lib/task.entity.json': TASK,
-  'lib/cellgate.ts': `import { composeHandlers, createContractHandler, createGovernedApi, memoryStorage, type FetchHandler } from 'cellgate';
-import task from './task.entity.json';
-
-let ready: Promise<FetchHandler> | undefined;
-
-/** The app's cellgate handler, created on first request. */
-export function getCellgate(): Promise<FetchHandler> {
-  return (ready ??= (async () => {
-    const governed = createGovernedApi({ storage: memoryStorage(), auth: { secret: process.env.CELLGATE_JWT_SECRET! }, resources: [task] });
-    await governed.migrate();
-    return composeHandlers(createContractHandler(), governed);
-  })());
-}
-`,
+  // The README's shared module and the Quick start's entity, at the app root as the README has them.
+  'task.entity.json': TASK,
+  'cellgate.ts': readmeBlock('cellgate.ts'),
   // The route file of the README, as written there.
-  'app/[...cellgate]/route.ts': /```ts\n(\/\/ app\/\[\.\.\.cellgate\]\/route\.ts[\s\S]*?)```/.exec(readme)![1]!,
+  'app/[...cellgate]/route.ts': readmeBlock('app/[...cellgate]/route.ts'),
 };
 
 describe('next host app with cellgate from the tarball', () => {
