@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CellgateError, ConfigurationError } from '../../../src/errors.ts';
+import { type CellgateError, ConfigurationError } from '../../../src/errors.ts';
 import { ScaffoldResultSchema, createPrimitiveRegistry } from '../../../src/contract/catalog/index.ts';
 import { nodeProjectFolder } from 'cellgate/node';
 

@@ -1,0 +1,142 @@
+/**
+ * The import boundaries of biome.json (docs/contributing.md#import-boundaries) really fail the
+ * lint: probe files that break each rule are written into the tree where the rule applies, Biome
+ * (the pinned binary, the repository's own configuration) lints them, and every forbidden import,
+ * and only those, must be reported by `noRestrictedImports`. The probes are removed afterwards.
+ *
+ * A rule that stops matching (a glob typo, a moved folder, a Biome upgrade that reads patterns
+ * differently) turns this test red instead of silently letting the layers tangle again.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repository = resolve(import.meta.dirname, '../..');
+const biome = createRequire(import.meta.url).resolve('@biomejs/biome/bin/biome');
+const tag = `lint-probe-${process.pid}`;
+
+/** One import line of a probe and whether the boundary rules must reject it. */
+type Line = [specifier: string, forbidden: boolean, form?: 'static' | 'export' | 'dynamic'];
+
+/** Probe files, keyed by folder: each line is one import that the rule for that folder must judge. */
+const probes: Record<string, Line[]> = {
+  // src/ never imports examples/, at any depth; src/contract/examples is a different folder.
+  src: [
+    ['../examples/express-host/main.ts', true],
+    ['../examples/reference-host/main.ts', true, 'dynamic'],
+    ['./limits.ts', false],
+  ],
+  'src/host': [
+    ['../../examples/reference-host/main.ts', true],
+    ['../../examples', true, 'export'],
+    ['../governed/index.ts', false],
+  ],
+  'src/contract/http': [
+    ['../../../examples/next-host/slot.ts', true],
+    ['../examples/index.ts', false],
+    ['../../entity-document/index.ts', false],
+    ['../../governed/index.ts', true],
+  ],
+  // src/governed and src/contract share only src/entity-document and the neutral modules.
+  'src/governed': [
+    ['../contract/docs/openapi.ts', true],
+    ['../contract', true, 'export'],
+    ['../contract/services.ts', true, 'dynamic'],
+    ['../entity-document/index.ts', false],
+    ['../http/error-envelope.ts', false],
+    ['../errors.ts', false],
+  ],
+  'src/governed/http': [
+    ['../../contract/http/route.ts', true],
+    ['../../../examples/hono-host/main.ts', true],
+    ['../../http/index.ts', false],
+  ],
+  'src/contract': [
+    ['../governed/index.ts', true],
+    ['../entity-document/index.ts', false],
+  ],
+  // Examples and adapters import only public entry points (and their own folder, other packages).
+  'examples/express-host': [
+    ['../../src/index.ts', true],
+    ['../../adapters/node/index.ts', true],
+    ['../fastify-host/main.ts', true],
+    ['cellgate/src/index.ts', true],
+    ['cellgate/dist/index.js', true],
+    ['cellgate', false],
+    ['cellgate/adapters/express', false],
+    ['./main.ts', false],
+    ['express', false],
+  ],
+  'adapters/express': [
+    ['../../src/index.ts', true],
+    ['../node/index.ts', true],
+    ['../../examples/express-host/main.ts', true],
+    ['cellgate/adapter-kit', false],
+    ['cellgate/adapters/node', false],
+    ['./index.ts', false],
+  ],
+};
+
+function probeText(lines: Line[]): string {
+  return `${lines
+    .map(([specifier, , form = 'static'], i) => {
+      if (form === 'export') return `export * from '${specifier}';`;
+      if (form === 'dynamic') return `export const load${i} = () => import('${specifier}');`;
+      return `import * as m${i} from '${specifier}';\nexport { m${i} };`;
+    })
+    .join('\n')}\n`;
+}
+
+/** 1-based line of each probe entry in probeText (static imports take two lines). */
+function lineNumbers(lines: Line[]): number[] {
+  let line = 1;
+  return lines.map(([, , form = 'static']) => {
+    const at = line;
+    line += form === 'static' ? 2 : 1;
+    return at;
+  });
+}
+
+const written: string[] = [];
+afterAll(() => {
+  for (const file of written) rmSync(file, { force: true });
+});
+
+describe('import boundaries (biome noRestrictedImports)', () => {
+  it('reports every forbidden import in every folder, and nothing else', () => {
+    const files = Object.entries(probes).map(([folder, lines]) => {
+      const file = join(folder, `${tag}.ts`);
+      mkdirSync(dirname(join(repository, file)), { recursive: true });
+      writeFileSync(join(repository, file), probeText(lines));
+      written.push(join(repository, file));
+      return { file, lines };
+    });
+    const run = spawnSync(
+      process.execPath,
+      [biome, 'lint', '--only=style/noRestrictedImports', '--reporter=github', '--max-diagnostics=none', ...files.map((f) => f.file)],
+      { cwd: repository, encoding: 'utf8' },
+    );
+    const reported = new Set(
+      [...run.stdout.matchAll(/^::error title=lint\/style\/noRestrictedImports,file=([^,]+),line=(\d+),/gm)].map(
+        (m) => `${m[1]!.replace(`${repository}/`, '')}:${m[2]}`,
+      ),
+    );
+    const expected = new Set(
+      files.flatMap(({ file, lines }) => lineNumbers(lines).flatMap((line, i) => (lines[i]![1] ? [`${file}:${line}`] : []))),
+    );
+    expect(run.stderr + run.stdout).not.toMatch(/configuration resulted in errors|No files were processed/);
+    expect([...reported].sort()).toEqual([...expected].sort());
+    expect(run.status).not.toBe(0);
+  });
+
+  it('finds no violation in the tree as it is', () => {
+    const run = spawnSync(process.execPath, [biome, 'lint', '--only=style/noRestrictedImports', '--reporter=github', 'src', 'adapters', 'examples'], {
+      cwd: repository,
+      encoding: 'utf8',
+    });
+    const foreign = run.stdout.split('\n').filter((line) => line.startsWith('::error') && !line.includes(tag));
+    expect(foreign).toEqual([]);
+  });
+});
