@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, bench, describe } from 'vitest';
-import type { CountMethod, ListQuery, StorageDriver } from '../../src/storage/types.ts';
-import { postgresStorage } from '../../src/storage/postgres/index.ts';
-import { sqliteStorage } from '../../src/storage/sqlite/index.ts';
+import type { CountMethod, ListQuery, StorageDriver } from 'cellgate';
+import { postgresStorage } from 'cellgate/storage/postgres';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { startTestPostgres } from '../support/postgres.ts';
 import { benchModel, LARGE_ROWS, largeListQuery, largeScope, report, timingPair } from './storage-bench-support.ts';
 

@@ -2,7 +2,7 @@
  * Shared parts of the storage benchmarks: the bench entity, one PATCH-equivalent write through a
  * driver (get → conditional update → version state → audit, in one transaction), and p50 timing.
  */
-import type { AuditQuery, AuditRecord, EntityStorageModel, ListQuery, RecordScope, StorageDriver, StoredRecord } from '../../src/storage/types.ts';
+import type { AuditQuery, AuditRecord, EntityStorageModel, ListQuery, RecordScope, StorageDriver, StoredRecord } from 'cellgate';
 
 /** Rows in the large-table list benchmark (`BENCH_ROWS` overrides). */
 export const LARGE_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);

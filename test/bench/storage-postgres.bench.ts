@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { afterAll, bench, describe } from 'vitest';
-import { postgresStorage } from '../../src/storage/postgres/index.ts';
+import { postgresStorage } from 'cellgate/storage/postgres';
 import { startTestPostgres } from '../support/postgres.ts';
 import {
   benchModel, historyQuery, LARGE_ROWS, largeListQuery, largeScope, measureStorage, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory,
