@@ -23,7 +23,7 @@ const CONFIGURATION_ERROR_BRAND = Symbol.for('cellgate.configuration-error.v1');
  * `instanceof` by brand for the branded base class itself; subclasses keep the ordinary prototype
  * check, so `error instanceof MyError` still means that exact subclass.
  */
-function brandedInstance(base: Function, brand: symbol, self: Function, value: unknown): boolean {
+function brandedInstance(base: object, brand: symbol, self: object, value: unknown): boolean {
   if (self !== base) return Function.prototype[Symbol.hasInstance].call(self, value);
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
 }

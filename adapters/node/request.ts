@@ -302,8 +302,7 @@ export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}):
  */
 export function onSignalRead(request: Request, wire: () => void): void {
   const s = (request as unknown as Partial<LazyRequest>)[kState];
-  if (!s) return wire();
-  if (s.controller) wire();
+  if (!s || s.controller) wire();
   else s.onSignal = wire;
 }
 

@@ -73,7 +73,9 @@ function checkDataBlock(doc: EntityDefinitionDocument, issues: ValidationIssue[]
   if (data === undefined) return;
   const filtering = data.filtering;
   if (filtering !== undefined) {
-    filtering.allowedFields.forEach((name, index) => listableField(doc, name, `data.filtering.allowedFields.${index}`, issues));
+    filtering.allowedFields.forEach((name, index) => {
+      listableField(doc, name, `data.filtering.allowedFields.${index}`, issues);
+    });
     for (const [name, operators] of Object.entries(filtering.operators)) {
       const at = `data.filtering.operators.${name}`;
       if (!filtering.allowedFields.includes(name)) {
@@ -97,7 +99,9 @@ function checkDataBlock(doc: EntityDefinitionDocument, issues: ValidationIssue[]
   });
   const sorting = data.sorting;
   if (sorting !== undefined) {
-    sorting.allowedFields.forEach((name, index) => listableField(doc, name, `data.sorting.allowedFields.${index}`, issues));
+    sorting.allowedFields.forEach((name, index) => {
+      listableField(doc, name, `data.sorting.allowedFields.${index}`, issues);
+    });
     const fallback = sorting.default;
     if (fallback !== undefined && !sorting.allowedFields.includes(fallback.field) && fallback.field !== 'created_at' && fallback.field !== 'updated_at') {
       issues.push({ field: 'data.sorting.default.field', message: `"${fallback.field}" is not in data.sorting.allowedFields` });

@@ -88,6 +88,7 @@ export function isUrl(value: string): boolean {
 }
 
 // NUL and unpaired surrogates cannot be stored as text or JSON by PostgreSQL; refuse them for every driver alike.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters refused
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UNSTORABLE_MESSAGE = 'Must not contain NUL characters or unpaired surrogates';
 const NON_FINITE_MESSAGE = 'Numbers must be finite';

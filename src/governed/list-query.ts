@@ -199,7 +199,7 @@ export function listParamsOfQuery(params: URLSearchParams): Record<string, unkno
 
 /**
  * Compiles the parser of one entity's collection query (the query-string face of
- * {@link listParamsSchema}).
+ * `listParamsSchema`).
  *
  * @example
  * const parse = createListQueryParser(invoiceDocument);

@@ -98,7 +98,9 @@ export function createMetricsRegistry(): MetricsRegistry {
         const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} histogram`];
         for (const [key, entry] of series) {
           const sep = key === '' ? '' : ',';
-          bounds.forEach((bound, index) => lines.push(`${name}_bucket{${key}${sep}le="${bound}"} ${entry.buckets[index]}`));
+          bounds.forEach((bound, index) => {
+            lines.push(`${name}_bucket{${key}${sep}le="${bound}"} ${entry.buckets[index]}`);
+          });
           lines.push(`${name}_bucket{${key}${sep}le="+Inf"} ${entry.count}`, `${name}_sum${withBraces(key)} ${entry.sum}`, `${name}_count${withBraces(key)} ${entry.count}`);
         }
         return lines.join('\n');

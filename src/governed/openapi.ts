@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { BASE_FIELDS, entityReference, isBaseField, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
-import { ErrorEnvelopeSchema } from '../contract/docs/openapi.ts';
 import { errorStatus, type ErrorCode } from '../errors.ts';
+import { ErrorEnvelopeSchema } from '../http/error-envelope.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';
 import { AuditExportQuerySchema, COMMON_ERRORS, GOVERNED_OPERATIONS, SCOPE_PREFIX, TARGET_SUFFIX, type GovernedOperation } from './http/operations.ts';
 import { RollbackBodySchema } from './service-schemas.ts';

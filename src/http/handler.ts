@@ -25,7 +25,7 @@ export interface FetchHandler {
 }
 
 /**
- * `response` with {@link SECURITY_HEADERS}. Light responses carry them from construction; any other
+ * `response` with `SECURITY_HEADERS`. Light responses carry them from construction; any other
  * `Response` (the docs page and assets, MCP answers from the SDK transport, HEAD and preflight
  * answers) gets them here, copied first when its headers are immutable.
  */

@@ -61,7 +61,7 @@ export const SECURITY_HEADERS: HeaderList = [[NOSNIFF, 'nosniff']];
 /** Header lists with the security headers added, per shared list (lists are shared constants: copied once). */
 const secured = new WeakMap<HeaderList, HeaderList>();
 
-/** `headers` with {@link SECURITY_HEADERS} (a `Headers` is completed in place; a list is copied once). */
+/** `headers` with `SECURITY_HEADERS` (a `Headers` is completed in place; a list is copied once). */
 function withSecurityHeaders<T extends HeaderList | Headers>(headers: T): T {
   if (headers instanceof Headers) {
     if (!headers.has(NOSNIFF)) headers.set(NOSNIFF, 'nosniff');
@@ -186,7 +186,7 @@ function headersInit(headers: HeaderList | Headers): HeadersInit {
 
 /**
  * A `Response` with a text (or UTF-8 bytes) body that only becomes a real undici `Response` when
- * something needs one. It always carries {@link SECURITY_HEADERS}. Bytes may be shared between answers (they are never written to). `headers` is a header list (shared, never mutated: it is copied on first access) or a
+ * something needs one. It always carries `SECURITY_HEADERS`. Bytes may be shared between answers (they are never written to). `headers` is a header list (shared, never mutated: it is copied on first access) or a
  * `Headers` the response takes over.
  *
  * If the global `Response` has been replaced since load (e.g. `@hono/node-server` installs its own

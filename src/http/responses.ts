@@ -19,7 +19,7 @@ const JSON_HEADERS: ReadonlyArray<readonly [string, string]> = [['content-type',
 
 /**
  * A JSON answer from text that is already serialised (or its UTF-8 bytes, for answers served many
- * times: see {@link encodeOnce}). It is a light `Response` (see `light-response.ts`): the real one
+ * times: see `encodeOnce`). It is a light `Response` (see `light-response.ts`): the real one
  * is only built if something reads its body, and the Node adapters write the text directly.
  */
 export function rawJsonResponse(text: string | Uint8Array, status = 200, headers?: HeadersInit): Response {

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defineEntity } from '../entity-document/index.ts';
-import { CellgateError } from '../errors.ts';
+import type { CellgateError } from '../errors.ts';
 import { createGovernedService, type Actor, type GovernedContext, type GovernedService } from '../governed/service.ts';
 import type { DomainEvent, StorageDriver, StoredEvent } from '../storage/types.ts';
 

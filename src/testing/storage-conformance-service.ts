@@ -6,7 +6,7 @@
 import { beforeAll, expect } from 'vitest';
 import { describe, it } from './storage-conformance-select.ts';
 import { defineEntity } from '../entity-document/index.ts';
-import { CellgateError } from '../errors.ts';
+import type { CellgateError } from '../errors.ts';
 import { createGovernedService, type Actor, type GovernedContext, type GovernedService } from '../governed/service.ts';
 import type { StorageDriver } from '../storage/types.ts';
 

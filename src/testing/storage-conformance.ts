@@ -269,7 +269,7 @@ function transactionCases(driver: Current): void {
         Array.from({ length: 16 }, (_, index) =>
           driver().transaction(async (session) => {
             const current = await session.get(invoiceModel, scope, v1.id);
-            if (!current || current.version !== 1) return false;
+            if (current?.version !== 1) return false;
             const next = nextVersion(current, { amount: index });
             if (!(await session.update(invoiceModel, next, 1))) return false;
             await session.putVersionState(invoiceModel, next);

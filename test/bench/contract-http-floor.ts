@@ -15,9 +15,8 @@
 import { createServer, type RequestListener } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createFetchHandler } from 'cellgate';
+import { createFetchHandler, validateManifest } from 'cellgate';
 import { toNodeHandler } from 'cellgate/adapters/node';
-import { validateManifest } from '../../src/contract/validate/index.ts';
 
 const primitives = readFileSync(process.argv[2]!);
 const primitivesText = primitives.toString('utf8');

@@ -7,8 +7,8 @@
  *   against 8 writers in 8 tenants (no shared lock).
  */
 import { afterAll, bench, describe } from 'vitest';
-import { createGovernedService, defineEntity, type Actor, type GovernedContext } from '../../src/index.ts';
-import { postgresStorage } from '../../src/storage/postgres/index.ts';
+import { createGovernedService, defineEntity, type Actor, type GovernedContext } from 'cellgate';
+import { postgresStorage } from 'cellgate/storage/postgres';
 import { startTestPostgres } from '../support/postgres.ts';
 import { timingPair } from './storage-bench-support.ts';
 

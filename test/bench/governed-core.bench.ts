@@ -4,8 +4,7 @@
  * neither operation should grow with history length: compare the hz of each pair in one run.
  */
 import { bench, describe } from 'vitest';
-import { createGovernedService, type GovernedService } from '../../src/governed/index.ts';
-import { memoryStorage } from '../../src/storage/memory/index.ts';
+import { createGovernedService, type GovernedService, memoryStorage } from 'cellgate';
 import { Customer, customerInput, wsCtx } from '../unit/governed/core-fixtures.ts';
 
 interface Subject {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, bench, describe } from 'vitest';
-import type { CountMethod, ListQuery, StorageDriver } from '../../src/storage/types.ts';
-import { sqliteStorage } from '../../src/storage/sqlite/index.ts';
+import type { CountMethod, ListQuery, StorageDriver } from 'cellgate';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { benchModel, describePostgresBench, LARGE_ROWS, largeListQuery, largeScope, report, timingPair } from './storage-bench-support.ts';
 
 const SMALL_ROWS = 1_000;

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { createContractHandler } from '../../src/index.ts';
+import { createContractHandler } from 'cellgate';
 import { toNodeHandler } from '../../adapters/node/index.ts';
 import { createMcpServer, mcpTools } from '../../src/contract/mcp/index.ts';
 import { scopeOf } from '../../src/contract/mcp/server.ts';

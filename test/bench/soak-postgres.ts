@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { signDevToken } from '../../src/governed/auth/dev-token.ts';
+import { signDevToken } from 'cellgate';
 import { startTestPostgres } from '../support/postgres.ts';
 import { startHostProcess } from '../storage/fixtures/host-process.ts';
 

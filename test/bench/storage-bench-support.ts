@@ -4,8 +4,8 @@
  */
 import pg from 'pg';
 import { afterAll, describe } from 'vitest';
-import { postgresStorage } from '../../src/storage/postgres/index.ts';
-import type { AuditQuery, AuditRecord, EntityStorageModel, ListQuery, RecordScope, StorageDriver, StoredRecord } from '../../src/storage/types.ts';
+import type { AuditQuery, AuditRecord, EntityStorageModel, ListQuery, RecordScope, StorageDriver, StoredRecord } from 'cellgate';
+import { postgresStorage } from 'cellgate/storage/postgres';
 import { startTestPostgres } from '../support/postgres.ts';
 
 /** Rows in the large-table list benchmark (`BENCH_ROWS` overrides). */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { bench, describe } from 'vitest';
-import { sqliteStorage } from '../../src/storage/sqlite/index.ts';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
 import {
   benchModel, historyQuery, LARGE_ROWS, largeListQuery, largeScope, measureStorage, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory,
 } from './storage-bench-support.ts';

@@ -10,7 +10,7 @@ import { postgresStorage } from 'cellgate/storage/postgres';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXACT_COUNT_THRESHOLD } from '../../src/limits.ts';
-import type { EntityStorageModel, ListQuery, StorageDriver, StoredRecord } from '../../src/storage/types.ts';
+import type { EntityStorageModel, ListQuery, StorageDriver, StoredRecord } from 'cellgate';
 import { driverSkip } from '../storage/drivers.ts';
 import { createDatabase, startTestPostgres } from '../support/postgres.ts';
 

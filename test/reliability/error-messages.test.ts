@@ -8,8 +8,8 @@ import { createServer } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as migrateCommand } from '../../src/cli/commands/migrate.ts';
-import { CellgateError, errorStatus } from '../../src/errors.ts';
-import { sqliteStorage, type SqliteClient } from '../../src/storage/sqlite/index.ts';
+import { CellgateError, errorStatus } from 'cellgate';
+import { sqliteStorage, type SqliteClient } from 'cellgate/storage/sqlite';
 import { conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord } from '../../src/testing/storage-conformance-fixtures.ts';
 import { startHostProcess } from '../storage/fixtures/host-process.ts';
 

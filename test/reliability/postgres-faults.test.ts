@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverBinaries, startCluster, type TestCluster } from '../support/postgres.ts';
 import { startHostProcess, type HostProcess } from '../storage/fixtures/host-process.ts';
-import { adminToken, call, createCustomer, expectContiguousHistories, expectOnlyAllowedAnswers, pause, SECRET, writeLoad } from './support.ts';
+import { adminToken, createCustomer, expectContiguousHistories, expectOnlyAllowedAnswers, pause, SECRET, writeLoad } from './support.ts';
 
 const bin = serverBinaries();
 // reason: the fault tests stop and start a cluster of their own; without server binaries there is none to stop.

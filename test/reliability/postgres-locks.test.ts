@@ -6,8 +6,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CellgateError, ConfigurationError } from '../../src/errors.ts';
-import { postgresStorage } from '../../src/storage/postgres/index.ts';
+import { CellgateError, ConfigurationError } from 'cellgate';
+import { postgresStorage } from 'cellgate/storage/postgres';
 import { transactionSlotsFor } from '../../src/storage/postgres/postgres-storage.ts';
 import { conformanceModels, freshScope, invoiceModel } from '../../src/testing/storage-conformance-fixtures.ts';
 import { startTestPostgres } from '../support/postgres.ts';

@@ -3,7 +3,7 @@
  * records every answer, and the history invariants read straight from the database.
  */
 import { expect } from 'vitest';
-import { signDevToken } from '../../src/governed/auth/dev-token.ts';
+import { signDevToken } from 'cellgate';
 import type { HostProcess } from '../storage/fixtures/host-process.ts';
 
 /** The token secret every host of these tests is started with. */

@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDevToken } from '../../src/governed/auth/dev-token.ts';
+import { signDevToken } from 'cellgate';
 import { startTestPostgres } from '../support/postgres.ts';
 import { driverSkip } from './drivers.ts';
 import { startHostProcess, type HostProcess } from './fixtures/host-process.ts';

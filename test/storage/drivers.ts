@@ -1,7 +1,6 @@
 /** Helpers of the storage runners. `STORAGE_DRIVERS=memory,sqlite,postgres` selects which drivers they exercise. */
 import { expect } from 'vitest';
-import { CellgateError } from '../../src/errors.ts';
-import type { StorageDriver } from '../../src/storage/types.ts';
+import { CellgateError, type StorageDriver } from 'cellgate';
 import { conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
 
 /** A skip reason when `driver` is filtered out, else undefined. */

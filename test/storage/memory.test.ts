@@ -1,5 +1,5 @@
 /** Storage conformance of the in-memory driver. */
-import { memoryStorage } from '../../src/storage/memory/index.ts';
+import { memoryStorage } from 'cellgate';
 import { runStorageConformance } from 'cellgate/testing';
 import { driverSkip } from './drivers.ts';
 

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CellgateError } from '../../src/errors.ts';
+import { CellgateError } from 'cellgate';
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { runStorageConformance } from 'cellgate/testing';
 import { auditFor, conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';

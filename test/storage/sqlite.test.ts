@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
-import { CellgateError, ConfigurationError } from '../../src/errors.ts';
+import { CellgateError, ConfigurationError } from 'cellgate';
 import { runStorageConformance } from 'cellgate/testing';
 import { auditFor, conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
 import { driverSkip, expectDuplicateIsConflict } from './drivers.ts';

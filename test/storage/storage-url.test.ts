@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../src/errors.ts';
+import { ConfigurationError } from 'cellgate';
 import { createStorageFromUrl, DEFAULT_DATABASE_URL } from 'cellgate/host';
 
 const dir = mkdtempSync(join(tmpdir(), 'cellgate-url-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../src/errors.ts';
+import { ConfigurationError } from 'cellgate';
 import {
   defineEntity,
   entityReference,

@@ -48,7 +48,7 @@ export function buildScaffold(request: ScaffoldRequest, config: ProjectConfig): 
  * cannot end a comment or a heading and start something else.
  */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
   return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ');
 }
 

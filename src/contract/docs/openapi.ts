@@ -5,20 +5,11 @@
  */
 import { z } from 'zod';
 import { errorStatus, type ErrorCode } from '../../errors.ts';
+import { ErrorEnvelopeSchema } from '../../http/error-envelope.ts';
 import { openApiPath, type RouteDefinition } from '../http/route.ts';
 import { ComponentCollector, schemaId, type JsonSchema } from './json-schema.ts';
 
-/** The error envelope of every non-2xx answer (docs/governed-conventions.md#errors-and-status-taxonomy). */
-export const ErrorEnvelopeSchema = z
-  .object({
-    error: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).describe('Machine-readable error code.'),
-    message: z.string().describe('Human-readable explanation.'),
-    details: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('Extra data: `fields: [{ path, message }]` for VALIDATION_ERROR, `correlationId` for INTERNAL_ERROR, `limit` for PAYLOAD_TOO_LARGE.'),
-  })
-  .meta({ id: 'Error' });
+export { ErrorEnvelopeSchema } from '../../http/error-envelope.ts';
 
 /** What the document says about the handler besides its routes. */
 export interface OpenApiSettings {

@@ -23,6 +23,7 @@ export const issueBudget = { [BUDGET]: MAX_REPORTED_ISSUES } as const;
 type Payload = { issues: unknown[] };
 type Context = Record<string, unknown> | undefined;
 type Parse = (payload: Payload, ctx: Context) => unknown;
+// biome-ignore lint/suspicious/noExplicitAny: zod's internal definition is untyped and differs per schema kind
 type Internals = { def: Record<string, any>; parse: Parse; run: Parse };
 
 const installed = new WeakSet<object>();

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: reads zod's untyped internal definitions (`_zod.def`), whose shape differs per schema kind
 /**
  * A fast yes-or-"ask zod" check compiled from a zod schema's own definition, for the hot path of
  * validation: most documents sent to a validator are valid, and proving that needs no issue

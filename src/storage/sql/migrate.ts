@@ -117,7 +117,7 @@ function columnDdl(dialect: SqlDialect, spec: ColumnSpec): RawBuilder<unknown> {
   return sql`${sql.id(spec.name)} ${sql.raw(dialect.columnType(spec.kind))}${sql.raw(spec.notNull ? ' NOT NULL' : '')}`;
 }
 
-function createTable(dialect: SqlDialect, table: string, columns: readonly RawBuilder<unknown>[], tail: RawBuilder<unknown>[] = []) {
+function createTable(_dialect: SqlDialect, table: string, columns: readonly RawBuilder<unknown>[], tail: RawBuilder<unknown>[] = []) {
   return sql`CREATE TABLE IF NOT EXISTS ${sql.table(table)} (${sql.join([...columns, ...tail])})`;
 }
 

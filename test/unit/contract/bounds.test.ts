@@ -4,11 +4,10 @@
  * overflow, no per-item work), and no result lists more than 100 issues.
  */
 import { describe, expect, it } from 'vitest';
-import { createContractContext, normalizeManifest, validateEntity, validateEntityDocument, validateManifest, validatePage } from 'cellgate';
+import { createContractContext, normalizeManifest, validateEntity, validateEntityDocument, validateManifest, validatePage, CellManifestSchema } from 'cellgate';
 import { validatePrimitiveProps } from '../../../src/contract/services.ts';
 import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../../src/limits.ts';
 import { crmManifest } from './validate-fixtures.ts';
-import { CellManifestSchema } from '../../../src/contract/schema/index.ts';
 import { contractErrorMap, toValidationIssues } from '../../../src/contract/schema/messages.ts';
 import { Invoice } from '../governed/core-fixtures.ts';
 

@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CellgateError, ConfigurationError } from '../../../src/errors.ts';
-import { ScaffoldResultSchema, createPrimitiveRegistry } from '../../../src/contract/catalog/index.ts';
+import { type CellgateError, ConfigurationError, ScaffoldResultSchema, createPrimitiveRegistry } from 'cellgate';
 import { nodeProjectFolder } from 'cellgate/node';
 
 const folders: string[] = [];

@@ -5,14 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CellgateError, ConfigurationError } from '../../../src/errors.ts';
-import {
-  CorePrimitiveEntrySchema,
-  CustomPrimitiveEntrySchema,
-  PrimitiveDetailSchema,
-  createPrimitiveRegistry,
-  type PrimitiveContractInput,
-} from '../../../src/contract/catalog/index.ts';
+import { CellgateError, ConfigurationError, CorePrimitiveEntrySchema, CustomPrimitiveEntrySchema, PrimitiveDetailSchema, createPrimitiveRegistry, type PrimitiveContractInput } from 'cellgate';
 
 const EXPECTED: Record<string, string[]> = {
   collection: ['data-grid', 'card-list', 'pagination', 'filter-bar', 'bulk-command-bar'],

@@ -5,12 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CellgateError } from '../../../src/errors.ts';
-import { ExampleEntrySchema, getExample, listExamples } from '../../../src/contract/examples/index.ts';
+import { CellgateError, ExampleEntrySchema, getExample, listExamples, normalizeManifest, validateEntity, validateManifest } from 'cellgate';
 import { exampleFiles } from '../../../src/contract/examples/files.generated.ts';
 import { generatedModule, readExampleFiles, renderModule } from '../../../src/contract/examples/generate.ts';
-import { normalizeManifest } from '../../../src/contract/normalize.ts';
-import { validateEntity, validateManifest } from '../../../src/contract/validate/index.ts';
 
 const KEYS = ['minimal-manifest', 'crm-manifest', 'entities/customer.entity', 'entities/invoice.entity'];
 

@@ -15,9 +15,7 @@ import {
   suggestPages,
   suggestRelations,
 } from '../../../src/contract/guidance/index.ts';
-import { getExample } from '../../../src/contract/examples/index.ts';
-import { validateManifest, validatePage } from '../../../src/contract/validate/index.ts';
-import type { ValidationIssue } from '../../../src/contract/schema/results.ts';
+import { getExample, validateManifest, validatePage, type ValidationIssue } from 'cellgate';
 
 const NO_MATCH = { matchedDomain: null, suggestedEntities: [], suggestedPages: [], suggestedRelations: [], suggestedNavigation: { items: [] } };
 

@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { getExample, listExamples, normalizeManifest, validateEntity, validateManifest, validatePage, type ValidationResult } from 'cellgate';
-import { CellManifestSchema } from '../../../src/contract/schema/index.ts';
+import { getExample, listExamples, normalizeManifest, validateEntity, validateManifest, validatePage, type ValidationResult, CellManifestSchema } from 'cellgate';
 import { parseOptions, toValidationIssues } from '../../../src/contract/schema/messages.ts';
 import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
 import { documentBoundsIssue, validationResult } from '../../../src/contract/validate/bounds.ts';

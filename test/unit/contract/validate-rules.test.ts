@@ -3,7 +3,7 @@
  * the exact `{ field, message }` list it yields, and a fix that makes the document valid again.
  */
 import { describe, expect, it } from 'vitest';
-import { validateEntity, validateManifest, validatePage } from '../../../src/contract/validate/index.ts';
+import { validateEntity, validateManifest, validatePage } from 'cellgate';
 import { allRules } from '../../../src/contract/validate/rules/index.ts';
 import { crmManifest } from './validate-fixtures.ts';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError } from '../../../src/errors.ts';
-import { accessLevel } from '../../../src/governed/index.ts';
+import { CellgateError, accessLevel } from 'cellgate';
 import { ActivityEvent, Customer, OTHER_WS, WS, actor, customerInput, setup, wsCtx } from './core-fixtures.ts';
 
 async function code(promise: Promise<unknown>): Promise<string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMetricsRegistry } from '../../../src/governed/index.ts';
+import { createMetricsRegistry } from 'cellgate';
 import { ActivityEvent, Customer, Invoice, OTHER_TENANT, actor, admin, cellCtx, customerInput, invoiceInput, setup, wsCtx, WS } from './core-fixtures.ts';
 
 const SECRET_EMAIL = 'very.secret.person@example.test';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError } from '../../../src/errors.ts';
+import { CellgateError } from 'cellgate';
 import { Customer, Invoice, OTHER_WS, admin, cellCtx, customerInput, invoiceInput, setup, wsCtx, actor, OTHER_CELL, WS } from './core-fixtures.ts';
 
 async function rejects(promise: Promise<unknown>): Promise<CellgateError> {

@@ -1,8 +1,6 @@
 /** Shared fixtures of the governed-core unit tests: demo entities, actors, a fresh service. */
 // Relative imports: the core is tested on its own, independent of the rest of the root barrel.
-import { defineEntity, type EntityDefinition } from '../../../src/entity-document/index.ts';
-import { createGovernedService, type Actor, type GovernedContext, type GovernedServiceOptions } from '../../../src/governed/index.ts';
-import { memoryStorage } from '../../../src/storage/memory/index.ts';
+import { defineEntity, type EntityDefinition, createGovernedService, type Actor, type GovernedContext, type GovernedServiceOptions, memoryStorage } from 'cellgate';
 
 export const TENANT = '11111111-1111-4111-8111-111111111111';
 export const OTHER_TENANT = '22222222-2222-4222-8222-222222222222';

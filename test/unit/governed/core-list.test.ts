@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError } from '../../../src/errors.ts';
+import { CellgateError } from 'cellgate';
 import { Invoice, cellCtx, customerInput, invoiceInput, setup, wsCtx } from './core-fixtures.ts';
 
 async function listError(promise: Promise<unknown>): Promise<{ path: string }[]> {

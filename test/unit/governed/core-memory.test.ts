@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError } from '../../../src/errors.ts';
-import { toStorageModel } from '../../../src/entity-document/index.ts';
-import { memoryStorage } from '../../../src/storage/memory/index.ts';
-import type { AuditRecord, StoredRecord } from '../../../src/storage/types.ts';
+import { CellgateError, toStorageModel, memoryStorage, type AuditRecord, type StoredRecord } from 'cellgate';
 import { Customer, TENANT, WS, actor, customerInput, setup, wsCtx } from './core-fixtures.ts';
 
 const model = toStorageModel(Customer);

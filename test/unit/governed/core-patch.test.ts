@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError } from '../../../src/errors.ts';
-import { applyPatch, createMetricsRegistry, parsePatch } from '../../../src/governed/index.ts';
+import { CellgateError, applyPatch, createMetricsRegistry, parsePatch } from 'cellgate';
 
 const none = () => false;
 const failure = (fn: () => unknown): CellgateError => {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CellgateError } from '../../../src/errors.ts';
-import { applyPatch, diffStates } from '../../../src/governed/index.ts';
+import { CellgateError, applyPatch, diffStates } from 'cellgate';
 import { customerInput, setup, wsCtx } from './core-fixtures.ts';
 
 const jsonObject = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 });

@@ -6,9 +6,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineEntity, type EntityDocumentInput } from '../../../src/entity-document/index.ts';
+import { defineEntity, type EntityDocumentInput, createListQueryParser } from 'cellgate';
 import { isEmail, isUrl, isUuid, jsonValueProblem, normalizeDateTime } from '../../../src/governed/codec.ts';
-import { createListQueryParser } from '../../../src/governed/list-query.ts';
 import { MAX_EMAIL_LENGTH, MAX_URL_LENGTH } from '../../../src/limits.ts';
 
 const invoice = defineEntity(JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput);

@@ -1,9 +1,7 @@
 /** Collection query parsing (docs/decisions/B12.md) against an entity's data block. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defineEntity, type EntityDocumentInput } from '../../../src/entity-document/index.ts';
-import { CellgateError } from '../../../src/errors.ts';
-import { createListQueryParser } from '../../../src/governed/list-query.ts';
+import { defineEntity, type EntityDocumentInput, CellgateError, createListQueryParser } from 'cellgate';
 
 const invoice = defineEntity(JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput);
 const parse = createListQueryParser(invoice);

@@ -1,8 +1,6 @@
 /** Rate limiting (docs/decisions/B15.md): fixed window and token bucket counted by the in-memory store, 429 with Retry-After. */
 import { describe, expect, it } from 'vitest';
-import { CellgateError, ConfigurationError } from '../../../src/errors.ts';
-import { createRateLimiter, memoryRateLimitStore, type RateLimitPolicy } from '../../../src/governed/rate-limit.ts';
-import type { Actor } from '../../../src/governed/types.ts';
+import { CellgateError, ConfigurationError, createRateLimiter, memoryRateLimitStore, type RateLimitPolicy, type Actor } from 'cellgate';
 
 const actor = (id: string, tenantId = 't1'): Actor => ({ id, type: 'user', tenantId, roles: [], workspaces: {}, permissions: [] });
 const request = new Request('http://x/');

@@ -1,12 +1,7 @@
 /** createGovernedResource and createGovernedApi: construction checks, basePath, fall-through, the programmatic service. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { composeHandlers, createFetchHandler } from '../../../src/http/handler.ts';
-import { ConfigurationError } from '../../../src/errors.ts';
-import { createGovernedResource } from '../../../src/governed/create-governed-resource.ts';
-import { createGovernedApi } from '../../../src/governed/http/api.ts';
-import { signDevToken } from '../../../src/governed/auth/index.ts';
-import { memoryStorage } from '../../../src/storage/memory/index.ts';
+import { composeHandlers, createFetchHandler, ConfigurationError, createGovernedResource, createGovernedApi, signDevToken, memoryStorage } from 'cellgate';
 
 const secret = 'unit-secret-unit-secret-unit-secret-unit';
 const doc = (name: string) => JSON.parse(readFileSync(new URL(`../../../examples/entities/${name}.entity.json`, import.meta.url), 'utf8')) as Record<string, unknown>;

@@ -6,9 +6,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../../adapters/node/index.ts';
-import { createGovernedApi } from '../../../src/governed/http/api.ts';
-import { signDevToken } from '../../../src/governed/auth/index.ts';
-import { memoryStorage } from '../../../src/storage/memory/index.ts';
+import { createGovernedApi, signDevToken, memoryStorage } from 'cellgate';
 import { Customer, TENANT, WS } from './core-fixtures.ts';
 
 const secret = 'router-secret-router-secret-router-secret';

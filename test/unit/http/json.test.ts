@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CellgateError } from '../../../src/errors.ts';
+import { CellgateError } from 'cellgate';
 import { jsonNestingDepth, parseClientJson, valueNestingDepth } from '../../../src/http/json.ts';
 import { MAX_JSON_DEPTH } from '../../../src/limits.ts';
 
