@@ -37,11 +37,7 @@ export const packageEntries: PackageEntry[] = Object.keys(pkg.exports)
   }));
 
 /** Entries that are built but not exported: the `cellgate` command (it runs `cellgate/host`). */
-export const binEntries: PackageEntry[] = [
-  { specifier: 'cellgate/cli', source: 'src/cli/index.ts', outName: 'cli' },
-];
+export const binEntries: PackageEntry[] = [{ specifier: 'cellgate/cli', source: 'src/cli/index.ts', outName: 'cli' }];
 
 /** Absolute source path for each public specifier, for test and tool aliases. */
-export const sourceAliases: Record<string, string> = Object.fromEntries(
-  packageEntries.map((entry) => [entry.specifier, `${root}${entry.source}`]),
-);
+export const sourceAliases: Record<string, string> = Object.fromEntries(packageEntries.map((entry) => [entry.specifier, `${root}${entry.source}`]));

@@ -26,16 +26,12 @@ const requireBridge: NonNullable<Options['esbuildPlugins']>[number] = {
       if (outName === undefined) return undefined;
       return { contents: `export * from './${basename(outName)}.js';\n`, loader: 'js', resolveDir: dirname(args.path) };
     });
-    build.onResolve({ filter: /^\.\/[^/]+\.js$/ }, (args) =>
-      outNames.has(args.importer) ? { path: args.path, external: true } : undefined,
-    );
+    build.onResolve({ filter: /^\.\/[^/]+\.js$/ }, (args) => (outNames.has(args.importer) ? { path: args.path, external: true } : undefined));
   },
 };
 
 export default defineConfig({
-  entry: Object.fromEntries(
-    [...packageEntries, ...binEntries].map((entry) => [entry.outName, entry.source]),
-  ),
+  entry: Object.fromEntries([...packageEntries, ...binEntries].map((entry) => [entry.outName, entry.source])),
   format: ['esm', 'cjs'],
   target: 'node20',
   platform: 'neutral',

@@ -110,9 +110,7 @@ export class CellgateError extends Error {
 
   /** The envelope this error renders to. */
   toBody(): ErrorBody {
-    return this.details === undefined
-      ? { error: this.code, message: this.message }
-      : { error: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { error: this.code, message: this.message } : { error: this.code, message: this.message, details: this.details };
   }
 }
 

@@ -69,7 +69,14 @@ export {
 } from './entity-document/index.ts';
 export * from './governed/index.ts';
 export * from './governed/events/index.ts';
-export { purgeHistory, type PurgeHistoryOptions, type PurgeOperator, type PurgeReport, type RetentionCounts, type TenantPurgeReport } from './governed/lifecycle/purge-history.ts';
+export {
+  purgeHistory,
+  type PurgeHistoryOptions,
+  type PurgeOperator,
+  type PurgeReport,
+  type RetentionCounts,
+  type TenantPurgeReport,
+} from './governed/lifecycle/purge-history.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';
 // The typed `cellgate.config.ts` of the `cellgate` command.
 export { defineConfig, type CellgateConfig } from './config/index.ts';

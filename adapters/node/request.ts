@@ -90,7 +90,7 @@ function fullUrl(req: IncomingMessage, options: ToRequestOptions): string {
 
 function serialise(body: unknown): Uint8Array {
   if (body instanceof Uint8Array) return body;
-  return new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body) ?? '');
+  return new TextEncoder().encode(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''));
 }
 
 const CLOSED_EARLY = 'Client connection closed before the body was read.';
@@ -220,10 +220,7 @@ function signalOf(request: LazyRequest): AbortSignal {
 
 function headersOf(request: LazyRequest): Headers {
   const s = state(request);
-  return (s.headers ??= new NodeHeaders(
-    request[kIncoming],
-    s.parsed ? ['content-length', String(s.parsed.byteLength)] : undefined,
-  ));
+  return (s.headers ??= new NodeHeaders(request[kIncoming], s.parsed ? ['content-length', String(s.parsed.byteLength)] : undefined));
 }
 
 /** The real `Request`, built once, for the members the lightweight object does not answer itself. */
@@ -255,11 +252,31 @@ function readRequest(request: LazyRequest, s: LazyState): Request {
 
 const prototype: object = Object.create(Request.prototype);
 const own: PropertyDescriptorMap = {
-  method: { get(this: LazyRequest) { return state(this).method; } },
-  url: { get(this: LazyRequest) { return state(this).url; } },
-  headers: { get(this: LazyRequest) { return headersOf(this); } },
-  signal: { get(this: LazyRequest) { return signalOf(this); } },
-  body: { get(this: LazyRequest) { return this[kReal] || state(this).consumed !== undefined ? realOf(this).body : bodyOf(this); } },
+  method: {
+    get(this: LazyRequest) {
+      return state(this).method;
+    },
+  },
+  url: {
+    get(this: LazyRequest) {
+      return state(this).url;
+    },
+  },
+  headers: {
+    get(this: LazyRequest) {
+      return headersOf(this);
+    },
+  },
+  signal: {
+    get(this: LazyRequest) {
+      return signalOf(this);
+    },
+  },
+  body: {
+    get(this: LazyRequest) {
+      return this[kReal] || state(this).consumed !== undefined ? realOf(this).body : bodyOf(this);
+    },
+  },
   bodyUsed: {
     get(this: LazyRequest) {
       if (this[kReal]) return this[kReal].bodyUsed;
@@ -268,15 +285,27 @@ const own: PropertyDescriptorMap = {
     },
   },
   [READ_BODY]: { value: readBody },
-  [CLIENT_ADDRESS]: { get(this: LazyRequest) { return this[kIncoming].socket?.remoteAddress; } },
+  [CLIENT_ADDRESS]: {
+    get(this: LazyRequest) {
+      return this[kIncoming].socket?.remoteAddress;
+    },
+  },
 };
 for (const name of Object.getOwnPropertyNames(Request.prototype)) {
   if (name === 'constructor' || name in own) continue;
   const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, name)!;
   own[name] =
     typeof descriptor.value === 'function'
-      ? { value(this: LazyRequest, ...args: unknown[]) { return (realOf(this) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args); } }
-      : { get(this: LazyRequest) { return (realOf(this) as unknown as Record<string, unknown>)[name]; } };
+      ? {
+          value(this: LazyRequest, ...args: unknown[]) {
+            return (realOf(this) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+          },
+        }
+      : {
+          get(this: LazyRequest) {
+            return (realOf(this) as unknown as Record<string, unknown>)[name];
+          },
+        };
 }
 Object.defineProperties(prototype, own);
 

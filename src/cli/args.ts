@@ -11,11 +11,7 @@ export class UsageError extends Error {
 }
 
 /** Parses `args` with `options`; throws {@link UsageError} on anything `parseArgs` refuses. */
-export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
-  args: string[],
-  options: T,
-  allowPositionals = false,
-) {
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
   try {
     return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
   } catch (error) {

@@ -26,7 +26,9 @@ export const CellgateConfigSchema = z.strictObject({
       }),
     )
     .optional()
-    .describe('Entity definition documents to serve and migrate instead of the demo ones: a YAML or JSON file path (relative to the configuration file) or the document itself (`defineEntity(...)` or a plain object).'),
+    .describe(
+      'Entity definition documents to serve and migrate instead of the demo ones: a YAML or JSON file path (relative to the configuration file) or the document itself (`defineEntity(...)` or a plain object).',
+    ),
   storage: z.string().min(1).optional().describe('Storage URL: `memory:`, `sqlite:<file>` or `postgres://…` (as `--database-url` / `DATABASE_URL`).'),
   port: z.number().int().min(0).max(65_535).optional().describe('`cellgate serve` listen port; 0 = any free port (as `--port` / `PORT`).'),
   host: z.string().min(1).optional().describe('`cellgate serve` listen address (as `--host` / `HOST`).'),

@@ -24,9 +24,7 @@ function fillCollections(manifest: CellManifest): CellManifest {
 }
 
 /** Result of {@link normalizeManifest}; a `NormalizeResult` with the manifest typed. */
-export type NormalizedManifest =
-  | { valid: true; manifest: CellManifest; errors: [] }
-  | { valid: false; errors: ValidationIssue[]; errorsOmitted?: number };
+export type NormalizedManifest = { valid: true; manifest: CellManifest; errors: [] } | { valid: false; errors: ValidationIssue[]; errorsOmitted?: number };
 
 /**
  * Validates, then normalizes. Valid: `{ valid: true, manifest, errors: [] }` (key order valid,

@@ -13,13 +13,7 @@ import { requestValidationError } from './validate/bounds.ts';
 import { parseOptions } from './schema/messages.ts';
 import { compileQuickCheck, type QuickCheck } from './schema/quick-check.ts';
 import type { ContractContext } from './context.ts';
-import {
-  checkSchemaVersion,
-  describeCapabilitySchema,
-  describeEntitySchema,
-  describeManifestSchema,
-  describePageSchema,
-} from './describe/index.ts';
+import { checkSchemaVersion, describeCapabilitySchema, describeEntitySchema, describeManifestSchema, describePageSchema } from './describe/index.ts';
 import { validateEntity as validateEntityCore, validateManifest as validateManifestCore, validatePage as validatePageCore } from './validate/index.ts';
 import { normalizeManifest as normalizeManifestCore } from './normalize.ts';
 import { validateEntityDocument as validateEntityDocumentCore } from '../entity-document/index.ts';
@@ -45,17 +39,11 @@ const documentMember = (what: string) =>
   z.record(z.string(), z.unknown()).describe(`The ${what} to check, as a JSON object. Its contents are reported in the result, not refused.`);
 
 /** Body of `POST /api/validate/manifest` and `/api/validate/normalize`. */
-export const ValidateManifestRequestSchema = z
-  .object({ manifest: documentMember('CellManifestV1') })
-  .meta({ id: 'ValidateManifestRequest' });
+export const ValidateManifestRequestSchema = z.object({ manifest: documentMember('CellManifestV1') }).meta({ id: 'ValidateManifestRequest' });
 /** Body of `POST /api/validate/entity`. */
-export const ValidateEntityRequestSchema = z
-  .object({ entity: documentMember('EntityDefinition') })
-  .meta({ id: 'ValidateEntityRequest' });
+export const ValidateEntityRequestSchema = z.object({ entity: documentMember('EntityDefinition') }).meta({ id: 'ValidateEntityRequest' });
 /** Body of `POST /api/validate/page`. */
-export const ValidatePageRequestSchema = z
-  .object({ page: documentMember('PageDefinition') })
-  .meta({ id: 'ValidatePageRequest' });
+export const ValidatePageRequestSchema = z.object({ page: documentMember('PageDefinition') }).meta({ id: 'ValidatePageRequest' });
 /** Body of `POST /api/validate/entity-document`: the standalone entity definition document itself. */
 export const EntityDocumentRequestSchema = z
   .record(z.string(), z.unknown())

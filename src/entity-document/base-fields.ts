@@ -8,7 +8,14 @@ import type { FieldDescriptor } from './schema.ts';
 type Scope = 'system-global' | 'workspace-shared' | 'cell-isolated';
 
 const uuid = (nullable = false): FieldDescriptor => ({ type: 'string', format: 'uuid', nullable, optional: false, sensitive: false, credential: false });
-const dateTime = (nullable = false): FieldDescriptor => ({ type: 'string', format: 'date-time', nullable, optional: false, sensitive: false, credential: false });
+const dateTime = (nullable = false): FieldDescriptor => ({
+  type: 'string',
+  format: 'date-time',
+  nullable,
+  optional: false,
+  sensitive: false,
+  credential: false,
+});
 
 /** Every base field name with its required descriptor, in document order. */
 export const BASE_FIELDS: Readonly<Record<string, FieldDescriptor>> = {

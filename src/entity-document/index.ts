@@ -104,7 +104,13 @@ function checkedEntity(document: unknown): EntityDefinitionDocument {
   if (parsed.document === undefined) {
     const first = parsed.errors[0]!;
     const path = first.field === 'root' ? 'entity' : `entity.${first.field}`;
-    const more = parsed.errors.length > 1 ? ` (and ${parsed.errors.length - 1} more: ${parsed.errors.slice(1).map((e) => `entity.${e.field}`).join(', ')})` : '';
+    const more =
+      parsed.errors.length > 1
+        ? ` (and ${parsed.errors.length - 1} more: ${parsed.errors
+            .slice(1)
+            .map((e) => `entity.${e.field}`)
+            .join(', ')})`
+        : '';
     throw new ConfigurationError(path, `${first.message}${more}`);
   }
   return deepFreeze(parsed.document);

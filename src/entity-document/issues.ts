@@ -12,7 +12,9 @@ function message(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return issue.input === undefined ? 'Required' : `Expected ${issue.expected}`;
     case 'invalid_value':
-      return issue.values.length === 1 ? `Invalid literal value, expected ${JSON.stringify(issue.values[0])}` : `Must be one of: ${issue.values.map(String).join(', ')}`;
+      return issue.values.length === 1
+        ? `Invalid literal value, expected ${JSON.stringify(issue.values[0])}`
+        : `Must be one of: ${issue.values.map(String).join(', ')}`;
     case 'unrecognized_keys':
       return `Unknown propert${issue.keys.length === 1 ? 'y' : 'ies'}: ${issue.keys.join(', ')}`;
     default:

@@ -6,7 +6,18 @@
 import type { EntityDefinitionDocument, EntityDocumentInput } from './schema.ts';
 
 /** Base field names: set by the server, never part of the business input. */
-export type BaseFieldName = 'id' | 'tenant_id' | 'workspace_id' | 'cell_id' | 'version' | 'created_at' | 'created_by' | 'updated_at' | 'updated_by' | 'deleted_at' | 'deleted_by';
+export type BaseFieldName =
+  | 'id'
+  | 'tenant_id'
+  | 'workspace_id'
+  | 'cell_id'
+  | 'version'
+  | 'created_at'
+  | 'created_by'
+  | 'updated_at'
+  | 'updated_by'
+  | 'deleted_at'
+  | 'deleted_by';
 
 /** `invoice_number` → `invoiceNumber`. */
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
@@ -72,7 +83,11 @@ declare const ENTITY_TYPES: unique symbol;
 export type EntityDefinition<T extends EntityTypes = GeneralEntityTypes> = EntityDefinitionDocument & { readonly [ENTITY_TYPES]?: T };
 
 /** The types an entity definition carries (general for a plain document). */
-export type TypesOfEntity<E> = E extends { readonly [ENTITY_TYPES]?: infer T extends EntityTypes } ? (unknown extends T ? GeneralEntityTypes : T) : GeneralEntityTypes;
+export type TypesOfEntity<E> = E extends { readonly [ENTITY_TYPES]?: infer T extends EntityTypes }
+  ? unknown extends T
+    ? GeneralEntityTypes
+    : T
+  : GeneralEntityTypes;
 
 /** The record type of an entity definition, e.g. `EntityRecordOf<typeof Invoice>`. */
 export type EntityRecordOf<E> = TypesOfEntity<E>['record'];

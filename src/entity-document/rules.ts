@@ -31,7 +31,8 @@ function checkField(name: string, field: FieldDescriptor, issues: ValidationIssu
   }
   if (field.redact !== undefined) {
     if (field.type !== 'string') issues.push({ field: `${at}.redact`, message: 'redact is only allowed on type "string" (free text)' });
-    if (field.sensitive || field.credential) issues.push({ field: `${at}.redact`, message: 'redact does not combine with sensitive or credential (those never keep a value)' });
+    if (field.sensitive || field.credential)
+      issues.push({ field: `${at}.redact`, message: 'redact does not combine with sensitive or credential (those never keep a value)' });
   }
 }
 
@@ -44,8 +45,13 @@ function checkBaseField(name: string, field: FieldDescriptor, scope: EntityDefin
   const expected = BASE_FIELDS[name];
   if (expected === undefined) return;
   if (field.type !== expected.type) issues.push({ field: `${at}.type`, message: `Base field ${name} must have type "${expected.type}"` });
-  if (field.format !== expected.format) issues.push({ field: `${at}.format`, message: expected.format === undefined ? `Base field ${name} takes no format` : `Base field ${name} must have format "${expected.format}"` });
-  if (field.nullable !== expected.nullable) issues.push({ field: `${at}.nullable`, message: `Base field ${name} must have nullable ${String(expected.nullable)}` });
+  if (field.format !== expected.format)
+    issues.push({
+      field: `${at}.format`,
+      message: expected.format === undefined ? `Base field ${name} takes no format` : `Base field ${name} must have format "${expected.format}"`,
+    });
+  if (field.nullable !== expected.nullable)
+    issues.push({ field: `${at}.nullable`, message: `Base field ${name} must have nullable ${String(expected.nullable)}` });
   if (field.optional || field.sensitive || field.credential || field.enum !== undefined || field.redact !== undefined) {
     issues.push({ field: at, message: `Base field ${name} takes only type, format, nullable and description` });
   }
@@ -86,7 +92,8 @@ function checkDataBlock(doc: EntityDefinitionDocument, issues: ValidationIssue[]
       if (field === undefined) continue;
       const sensible = operatorsFor(field);
       operators.forEach((operator, index) => {
-        if (!sensible.includes(operator)) issues.push({ field: `${at}.${index}`, message: `Operator "${operator}" does not apply to "${name}"; use one of: ${sensible.join(', ')}` });
+        if (!sensible.includes(operator))
+          issues.push({ field: `${at}.${index}`, message: `Operator "${operator}" does not apply to "${name}"; use one of: ${sensible.join(', ')}` });
       });
     }
   }

@@ -41,7 +41,9 @@ export const FieldDescriptorSchema = z
     redact: z
       .enum(['hash', 'length'])
       .optional()
-      .describe('Free text (type string, not sensitive): audit keeps a keyed HMAC-SHA256 stable per tenant (`hash`) or the length (`length`) instead of the content.'),
+      .describe(
+        'Free text (type string, not sensitive): audit keeps a keyed HMAC-SHA256 stable per tenant (`hash`) or the length (`length`) instead of the content.',
+      ),
     credential: z
       .boolean()
       .default(false)
@@ -80,7 +82,10 @@ export const EntityDocumentSchema = z
       .describe('Schema URI `{schema_base}/entity-definition/v1.json`.'),
     name: z.string().regex(PASCAL_CASE, { error: 'Must be PascalCase (e.g. "Invoice")' }).describe('PascalCase entity name.'),
     key: z.string().regex(ENTITY_KEY, { error: 'Must be domain.snake_case_key (e.g. "crm.invoice")' }).describe('`domain.snake_case_key`.'),
-    version: z.string().regex(SEMVER, { error: 'Must be a semver version (e.g. "1.0.0")' }).describe('Semver contract version; the major names the entity reference `@v<major>`.'),
+    version: z
+      .string()
+      .regex(SEMVER, { error: 'Must be a semver version (e.g. "1.0.0")' })
+      .describe('Semver contract version; the major names the entity reference `@v<major>`.'),
     description: z.string(),
     scope: z.enum(['system-global', 'workspace-shared', 'cell-isolated']),
     governance_tier: z.enum(['tier-1', 'tier-2', 'tier-3']),

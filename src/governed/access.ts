@@ -29,7 +29,7 @@ const NEEDED: Record<Operation, AccessLevel> = {
 
 /** Roles an actor holds where the record lives: tenant-wide roles plus, in a workspace, that workspace's roles. */
 export function rolesIn(actor: Actor, workspaceId: string | null): ReadonlySet<string> {
-  const workspaceRoles = workspaceId === null ? [] : (Object.hasOwn(actor.workspaces, workspaceId) ? actor.workspaces[workspaceId] : undefined) ?? [];
+  const workspaceRoles = workspaceId === null ? [] : ((Object.hasOwn(actor.workspaces, workspaceId) ? actor.workspaces[workspaceId] : undefined) ?? []);
   return new Set([...actor.roles, ...workspaceRoles]);
 }
 

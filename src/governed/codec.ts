@@ -18,7 +18,19 @@ export interface BusinessField {
 }
 
 /** Server-assigned properties a body must never carry (docs/decisions/B05.md). */
-export const SERVER_ASSIGNED = new Set(['id', 'version', 'tenantId', 'workspaceId', 'cellId', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'deletedAt', 'deletedBy']);
+export const SERVER_ASSIGNED = new Set([
+  'id',
+  'version',
+  'tenantId',
+  'workspaceId',
+  'cellId',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'updatedBy',
+  'deletedAt',
+  'deletedBy',
+]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UUID_LENGTH = 36;
@@ -30,7 +42,8 @@ const WHITESPACE = /\s/;
 /** True for a canonical UUID string (length checked before the pattern). */
 export const isUuid = (value: string): boolean => typeof value === 'string' && value.length === UUID_LENGTH && UUID.test(value);
 
-const daysInMonth = (year: number, month: number): number => (month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 
 /**
  * A date-time normalised to `toISOString()` (UTC, milliseconds), or null when it is not one.
@@ -193,9 +206,10 @@ export class EntityCodec {
         if (field.descriptor.nullable || field.descriptor.optional) values[field.name] = null;
         else issues.push({ path: key, message: value === null ? 'Must not be null' : 'Required' });
       } else {
-        const checked = field.indexed && typeof value === 'string' && value.length > MAX_INDEXED_STRING_LENGTH
-          ? { ok: false as const, message: `Must be at most ${MAX_INDEXED_STRING_LENGTH} characters (the field is sortable or filterable)` }
-          : checkValue(field.descriptor, value);
+        const checked =
+          field.indexed && typeof value === 'string' && value.length > MAX_INDEXED_STRING_LENGTH
+            ? { ok: false as const, message: `Must be at most ${MAX_INDEXED_STRING_LENGTH} characters (the field is sortable or filterable)` }
+            : checkValue(field.descriptor, value);
         if (checked.ok) values[field.name] = checked.value;
         else issues.push({ path: key, message: checked.message });
       }
@@ -243,6 +257,9 @@ export class EntityCodec {
 
   /** `{ data, meta }` of a record. */
   view(record: StoredRecord): RecordView {
-    return { data: this.data(record), meta: { version: record.version, createdAt: record.createdAt, updatedAt: record.updatedAt, updatedBy: record.updatedBy } };
+    return {
+      data: this.data(record),
+      meta: { version: record.version, createdAt: record.createdAt, updatedAt: record.updatedAt, updatedBy: record.updatedBy },
+    };
   }
 }

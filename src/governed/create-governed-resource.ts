@@ -55,7 +55,9 @@ export interface GovernedHttpOptions extends ClientIpOptions {
  * Options of {@link createGovernedResource}: the service options (storage, tier, redaction,
  * audit, rollback, plans, metrics, logger, idempotency, resourceName) plus the HTTP ones.
  */
-export interface GovernedResourceOptions<T extends EntityTypes = GeneralEntityTypes> extends Omit<GovernedServiceOptions<T>, 'entity' | 'logger'>, GovernedHttpOptions {
+export interface GovernedResourceOptions<T extends EntityTypes = GeneralEntityTypes>
+  extends Omit<GovernedServiceOptions<T>, 'entity' | 'logger'>,
+    GovernedHttpOptions {
   /**
    * The entity: `defineEntity(...)` (records typed from the document), a document written in
    * code, or one loaded at run time such as a JSON import (checked here, general record type).

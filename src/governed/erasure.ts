@@ -59,10 +59,15 @@ export function erasurePlan(codec: EntityCodec, names: readonly string[] | undef
   let fields: BusinessField[];
   if (names === undefined) {
     fields = codec.fields.filter((field) => redactionClassOf(field.descriptor) !== 'value');
-    if (fields.length === 0) throw validationError('This entity marks no field as personal data; name the fields to erase', [{ path: 'fields', message: 'Required for this entity' }]);
+    if (fields.length === 0)
+      throw validationError('This entity marks no field as personal data; name the fields to erase', [{ path: 'fields', message: 'Required for this entity' }]);
   } else {
     const unknown = names.filter((name) => codec.field(name) === undefined);
-    if (unknown.length > 0) throw validationError('Unknown fields to erase', unknown.map((name) => ({ path: 'fields', message: `${name} is not a field of this entity` })));
+    if (unknown.length > 0)
+      throw validationError(
+        'Unknown fields to erase',
+        unknown.map((name) => ({ path: 'fields', message: `${name} is not a field of this entity` })),
+      );
     if (names.length === 0) throw validationError('Name at least one field to erase', [{ path: 'fields', message: 'Must not be empty' }]);
     fields = [...new Set(names)].map((name) => codec.field(name)!);
   }

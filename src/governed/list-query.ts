@@ -62,7 +62,13 @@ export const PreferCountSchema = z
 
 /** A positive integer, as a number or as query text. */
 const positiveInteger = z
-  .union([z.number(), z.string().regex(/^\d{1,15}$/, 'Must be an integer of at least 1').transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d{1,15}$/, 'Must be an integer of at least 1')
+      .transform(Number),
+  ])
   .pipe(z.number().int('Must be an integer of at least 1').min(1, 'Must be an integer of at least 1'));
 
 type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
@@ -112,7 +118,8 @@ function buildListParamsSchema(entity: ListableEntity) {
   const searchable = (data?.searching?.fields ?? []).length > 0;
   const filterIssue = (filter: ListFilterParam): string | { value: unknown } => {
     const snake = filterable.get(filter.field);
-    if (snake === undefined) return filterable.size === 0 ? 'This resource has no filterable fields' : `Unknown filter; filterable fields: ${[...filterable.keys()].join(', ')}`;
+    if (snake === undefined)
+      return filterable.size === 0 ? 'This resource has no filterable fields' : `Unknown filter; filterable fields: ${[...filterable.keys()].join(', ')}`;
     const allowed = data?.filtering?.operators?.[snake] ?? ['equals'];
     if (!allowed.includes(filter.operator)) return `Operator ${filter.operator} is not allowed on ${filter.field}; allowed: ${allowed.join(', ')}`;
     const descriptor = (entity.fields[snake] ?? BASE_FIELDS[snake]) as FieldDescriptor | undefined;
@@ -143,7 +150,10 @@ function buildListParamsSchema(entity: ListableEntity) {
         .optional()
         .describe(`Sort field: ${sortable.join(', ')}.`),
       sortDir: z.enum(['asc', 'desc'], 'Must be asc or desc').optional(),
-      filters: z.array(Filter).max(filterable.size * 8 + 1).default([]),
+      filters: z
+        .array(Filter)
+        .max(filterable.size * 8 + 1)
+        .default([]),
       q: z
         .string()
         .max(MAX_SEARCH_TERM_LENGTH, `Must be at most ${MAX_SEARCH_TERM_LENGTH} characters`)
@@ -166,7 +176,13 @@ function buildListParamsSchema(entity: ListableEntity) {
         else filters.push({ field: filter.field, operator: filter.operator, value: checked.value });
       }
       const { q, sortBy, sortDir, ...rest } = params;
-      return { ...rest, filters, ...(q === undefined || q === '' ? {} : { q }), ...(sortBy === undefined ? {} : { sortBy }), ...(sortDir === undefined ? {} : { sortDir }) };
+      return {
+        ...rest,
+        filters,
+        ...(q === undefined || q === '' ? {} : { q }),
+        ...(sortBy === undefined ? {} : { sortBy }),
+        ...(sortDir === undefined ? {} : { sortDir }),
+      };
     });
 }
 
@@ -213,7 +229,10 @@ export function createListQueryParser(entity: ListableEntity): ListQueryParser {
 /** The storage query of checked list parameters (names to snake_case, page to offset). */
 export function toListQuery(entity: EntityDefinitionDocument, scope: RecordScope, params: ParsedListParams): ListQuery {
   const fallback = entity.data?.sorting?.default ?? { field: 'created_at', direction: 'asc' as const };
-  const sort = params.sortBy === undefined ? { field: fallback.field, direction: params.sortDir ?? fallback.direction } : { field: camelToSnake(params.sortBy), direction: params.sortDir ?? 'asc' };
+  const sort =
+    params.sortBy === undefined
+      ? { field: fallback.field, direction: params.sortDir ?? fallback.direction }
+      : { field: camelToSnake(params.sortBy), direction: params.sortDir ?? 'asc' };
   const searchFields = entity.data?.searching?.fields ?? [];
   return {
     scope,

@@ -70,7 +70,9 @@ export function createMetricsRegistry(): MetricsRegistry {
         value: (labels = {}) => series.get(labelKey(labels)) ?? 0,
       };
       counters.set(name, counter);
-      renderers.set(name, () => [`# HELP ${name} ${help}`, `# TYPE ${name} counter`, ...[...series].map(([key, value]) => `${name}${withBraces(key)} ${value}`)].join('\n'));
+      renderers.set(name, () =>
+        [`# HELP ${name} ${help}`, `# TYPE ${name} counter`, ...[...series].map(([key, value]) => `${name}${withBraces(key)} ${value}`)].join('\n'),
+      );
       return counter;
     },
     histogram(name, help, bounds = DEFAULT_LATENCY_BUCKETS) {
@@ -101,7 +103,11 @@ export function createMetricsRegistry(): MetricsRegistry {
           bounds.forEach((bound, index) => {
             lines.push(`${name}_bucket{${key}${sep}le="${bound}"} ${entry.buckets[index]}`);
           });
-          lines.push(`${name}_bucket{${key}${sep}le="+Inf"} ${entry.count}`, `${name}_sum${withBraces(key)} ${entry.sum}`, `${name}_count${withBraces(key)} ${entry.count}`);
+          lines.push(
+            `${name}_bucket{${key}${sep}le="+Inf"} ${entry.count}`,
+            `${name}_sum${withBraces(key)} ${entry.sum}`,
+            `${name}_count${withBraces(key)} ${entry.count}`,
+          );
         }
         return lines.join('\n');
       });

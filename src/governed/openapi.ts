@@ -53,17 +53,37 @@ const businessFields = (entity: EntityDefinitionDocument) => Object.entries(enti
 function entitySchemas(entity: EntityDefinitionDocument, name: string): Record<string, Json> {
   // Every record carries every base field on the wire; workspace and cell are null where the scope has none.
   const baseProperties = Object.fromEntries(
-    Object.entries(BASE_FIELDS).map(([field, descriptor]) => [snakeToCamel(field), fieldSchema(descriptor, descriptor.nullable || field === 'workspace_id' || field === 'cell_id')]),
+    Object.entries(BASE_FIELDS).map(([field, descriptor]) => [
+      snakeToCamel(field),
+      fieldSchema(descriptor, descriptor.nullable || field === 'workspace_id' || field === 'cell_id'),
+    ]),
   );
   const business = businessFields(entity);
-  const recordProperties = { ...baseProperties, ...Object.fromEntries(business.map(([field, descriptor]) => [snakeToCamel(field), fieldSchema(descriptor, descriptor.nullable || descriptor.optional)])) };
-  const inputProperties = Object.fromEntries(business.map(([field, descriptor]) => [snakeToCamel(field), fieldSchema(descriptor, descriptor.nullable || descriptor.optional)]));
+  const recordProperties = {
+    ...baseProperties,
+    ...Object.fromEntries(business.map(([field, descriptor]) => [snakeToCamel(field), fieldSchema(descriptor, descriptor.nullable || descriptor.optional)])),
+  };
+  const inputProperties = Object.fromEntries(
+    business.map(([field, descriptor]) => [snakeToCamel(field), fieldSchema(descriptor, descriptor.nullable || descriptor.optional)]),
+  );
   return {
-    [name]: { type: 'object', description: `A ${entity.name} record (camelCase; base fields set by the server).`, properties: recordProperties, required: Object.keys(recordProperties) },
+    [name]: {
+      type: 'object',
+      description: `A ${entity.name} record (camelCase; base fields set by the server).`,
+      properties: recordProperties,
+      required: Object.keys(recordProperties),
+    },
     [`${name}Answer`]: { type: 'object', properties: { data: ref(name), meta: ref('RecordMeta') }, required: ['data', 'meta'] },
     [`${name}Page`]: {
       type: 'object',
-      properties: { data: { type: 'array', items: ref(name) }, meta: { type: 'object', properties: { total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } }, required: ['total', 'page', 'pageSize'] } },
+      properties: {
+        data: { type: 'array', items: ref(name) },
+        meta: {
+          type: 'object',
+          properties: { total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } },
+          required: ['total', 'page', 'pageSize'],
+        },
+      },
       required: ['data', 'meta'],
     },
     [`${name}Create`]: {
@@ -73,10 +93,16 @@ function entitySchemas(entity: EntityDefinitionDocument, name: string): Record<s
       required: business.filter(([, descriptor]) => !descriptor.optional).map(([field]) => snakeToCamel(field)),
     },
     [`${name}Update`]: {
-      description: 'Merge form `{ expectedVersion, ...fields }` or JSON Patch form `{ expectedVersion, patch: [...] }`; `If-Match` may replace `expectedVersion`.',
+      description:
+        'Merge form `{ expectedVersion, ...fields }` or JSON Patch form `{ expectedVersion, patch: [...] }`; `If-Match` may replace `expectedVersion`.',
       oneOf: [
         { type: 'object', additionalProperties: false, properties: { expectedVersion: { type: 'integer', minimum: 1 }, ...inputProperties } },
-        { type: 'object', additionalProperties: false, properties: { expectedVersion: { type: 'integer', minimum: 1 }, patch: { type: 'array', maxItems: 100, items: ref('JsonPatchOperation') } }, required: ['patch'] },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: { expectedVersion: { type: 'integer', minimum: 1 }, patch: { type: 'array', maxItems: 100, items: ref('JsonPatchOperation') } },
+          required: ['patch'],
+        },
       ],
     },
   };
@@ -91,7 +117,16 @@ function sharedSchemas(): Record<string, Json> {
   };
   return {
     Error: plain(ErrorEnvelopeSchema),
-    RecordMeta: { type: 'object', properties: { version: { type: 'integer' }, createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' }, updatedBy: { type: 'string' } }, required: ['version', 'createdAt', 'updatedAt', 'updatedBy'] },
+    RecordMeta: {
+      type: 'object',
+      properties: {
+        version: { type: 'integer' },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+        updatedBy: { type: 'string' },
+      },
+      required: ['version', 'createdAt', 'updatedAt', 'updatedBy'],
+    },
     JsonPatchOperation: {
       type: 'object',
       properties: { op: { enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] }, path: { type: 'string' }, from: { type: 'string' }, value: {} },
@@ -126,7 +161,17 @@ function sharedSchemas(): Record<string, Json> {
       properties: {
         data: {
           type: 'array',
-          items: { type: 'object', properties: { version: { type: 'integer' }, eventType: { type: 'string' }, occurredAt: { type: 'string', format: 'date-time' }, actorId: { type: 'string' }, snapshot: { type: ['object', 'null'] } }, required: ['version', 'eventType', 'occurredAt', 'actorId', 'snapshot'] },
+          items: {
+            type: 'object',
+            properties: {
+              version: { type: 'integer' },
+              eventType: { type: 'string' },
+              occurredAt: { type: 'string', format: 'date-time' },
+              actorId: { type: 'string' },
+              snapshot: { type: ['object', 'null'] },
+            },
+            required: ['version', 'eventType', 'occurredAt', 'actorId', 'snapshot'],
+          },
         },
         meta: ref('HistoryMeta'),
       },
@@ -135,7 +180,13 @@ function sharedSchemas(): Record<string, Json> {
   };
 }
 
-const param = (name: string, where: 'path' | 'query' | 'header', schema: Json, description?: string, required = where === 'path'): Json => ({ name, in: where, required, schema, ...(description ? { description } : {}) });
+const param = (name: string, where: 'path' | 'query' | 'header', schema: Json, description?: string, required = where === 'path'): Json => ({
+  name,
+  in: where,
+  required,
+  schema,
+  ...(description ? { description } : {}),
+});
 const uuidParam = (name: string, description: string) => param(name, 'path', { type: 'string', format: 'uuid' }, description);
 
 /** Query parameters of a collection GET: paging, sorting, search, every filter and operator. */
@@ -149,7 +200,8 @@ function listParameters(entity: EntityDefinitionDocument): Json[] {
     param('sortDir', 'query', { type: 'string', enum: ['asc', 'desc'] }),
     param('includeDeleted', 'query', { type: 'boolean', default: false }, 'Also list soft-deleted records (admin access and the read permission).'),
   ];
-  if ((data?.searching?.fields ?? []).length > 0) list.push(param('q', 'query', { type: 'string' }, `Case-insensitive search over ${data!.searching!.fields.map(snakeToCamel).join(', ')}.`));
+  if ((data?.searching?.fields ?? []).length > 0)
+    list.push(param('q', 'query', { type: 'string' }, `Case-insensitive search over ${data!.searching!.fields.map(snakeToCamel).join(', ')}.`));
   for (const field of data?.filtering?.allowedFields ?? []) {
     const descriptor = entity.fields[field] ?? BASE_FIELDS[field];
     if (descriptor === undefined) continue;
@@ -157,7 +209,11 @@ function listParameters(entity: EntityDefinitionDocument): Json[] {
     for (const operator of data?.filtering?.operators?.[field] ?? ['equals']) {
       const many = operator === 'in' || operator === 'between';
       const text = operator === 'contains' || operator === 'startsWith';
-      const schema = many ? { type: 'string', description: operator === 'between' ? 'low,high' : 'comma-separated values' } : text ? { type: 'string' } : fieldSchema(descriptor, false);
+      const schema = many
+        ? { type: 'string', description: operator === 'between' ? 'low,high' : 'comma-separated values' }
+        : text
+          ? { type: 'string' }
+          : fieldSchema(descriptor, false);
       list.push(param(operator === 'equals' ? camel : `${camel}[${operator}]`, 'query', schema, `Filter: ${camel} ${operator}.`));
     }
   }
@@ -167,7 +223,11 @@ function listParameters(entity: EntityDefinitionDocument): Json[] {
 const HEADER_DOC: Record<string, { name: string; description: string }> = {
   'if-match': { name: 'If-Match', description: 'Entity tag of the version you hold, e.g. `"3"`; stale → 412 PRECONDITION_FAILED.' },
   'idempotency-key': { name: 'Idempotency-Key', description: 'Repeat a create safely: the same key and body replay the first answer; another body → 422.' },
-  prefer: { name: 'Prefer', description: '`count=exact|planned|estimated` (PostgREST convention): how `meta.total` is counted; `meta.count` says whether it was counted or estimated, `Preference-Applied` echoes the preference.' },
+  prefer: {
+    name: 'Prefer',
+    description:
+      '`count=exact|planned|estimated` (PostgREST convention): how `meta.total` is counted; `meta.count` says whether it was counted or estimated, `Preference-Applied` echoes the preference.',
+  },
 };
 
 const ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
@@ -183,13 +243,19 @@ const ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
 /** The responses of an operation: its success answer and every error code, grouped by status. */
 function responses(operation: GovernedOperation, success: Json): Json {
   const byStatus = new Map<string, ErrorCode[]>();
-  for (const code of new Set([...COMMON_ERRORS, ...operation.errors])) byStatus.set(String(errorStatus[code]), [...(byStatus.get(String(errorStatus[code])) ?? []), code]);
+  for (const code of new Set([...COMMON_ERRORS, ...operation.errors]))
+    byStatus.set(String(errorStatus[code]), [...(byStatus.get(String(errorStatus[code])) ?? []), code]);
   const errors = Object.fromEntries(
     [...byStatus].map(([status, codes]) => [
       status,
       {
         description: codes.map((code) => ERROR_TEXT[code] ?? code).join(' '),
-        content: { 'application/json': { schema: ref('Error'), examples: Object.fromEntries(codes.map((code) => [code, { value: { error: code, message: ERROR_TEXT[code] ?? code } }])) } },
+        content: {
+          'application/json': {
+            schema: ref('Error'),
+            examples: Object.fromEntries(codes.map((code) => [code, { value: { error: code, message: ERROR_TEXT[code] ?? code } }])),
+          },
+        },
       },
     ]),
   );
@@ -217,9 +283,17 @@ export function buildGovernedOpenApi(resources: readonly DocumentedResource[], s
       const parameters = [...scopeParams, ...(operation.target === 'collection' ? [] : [uuidParam('id', 'Record id.')])];
       if (operation.name === 'list') parameters.push(...listParameters(entity));
       else parameters.push(...queryParameters(operation));
-      for (const header of Object.keys(operation.headers?.shape ?? {})) parameters.push(param(HEADER_DOC[header]!.name, 'header', { type: 'string' }, HEADER_DOC[header]!.description));
+      for (const header of Object.keys(operation.headers?.shape ?? {}))
+        parameters.push(param(HEADER_DOC[header]!.name, 'header', { type: 'string' }, HEADER_DOC[header]!.description));
       const answer = operation.answer === 'list' ? `${name}Page` : operation.answer === 'record' ? `${name}Answer` : 'VersionPage';
-      const body = operation.name === 'create' ? `${name}Create` : operation.name === 'update' ? `${name}Update` : operation.name === 'rollback' ? 'RollbackRequest' : undefined;
+      const body =
+        operation.name === 'create'
+          ? `${name}Create`
+          : operation.name === 'update'
+            ? `${name}Update`
+            : operation.name === 'rollback'
+              ? 'RollbackRequest'
+              : undefined;
       add(path, operation.method, {
         operationId: `${operation.name}${name}`,
         tags: [tag],
@@ -243,16 +317,26 @@ export function buildGovernedOpenApi(resources: readonly DocumentedResource[], s
         description: 'Needs `audit:read`. A tenant-wide role reads the whole tenant; otherwise the records of the workspaces where you hold a role.',
         security,
         parameters,
-        responses: responses(operation, { description: 'Success.', content: { 'application/json': { schema: ref(operation.answer === 'audit' ? 'AuditAnswer' : 'AuditPage') } } }),
+        responses: responses(operation, {
+          description: 'Success.',
+          content: { 'application/json': { schema: ref(operation.answer === 'audit' ? 'AuditAnswer' : 'AuditPage') } },
+        }),
       });
       // The export shares the list's path: the same GET asked for NDJSON, with its own query.
       if (operation.target === 'audit') Object.assign(paths[`${settings.basePath}${path}`]![operation.method.toLowerCase()]!, auditExportDoc(operation));
     }
   }
-  const tags = [...resources.map((resource) => ({ name: resource.resourceName, description: `${resource.entity.name} (${entityReference(resource.entity)})` })), ...(settings.audit ? [{ name: 'audit' }] : [])];
+  const tags = [
+    ...resources.map((resource) => ({ name: resource.resourceName, description: `${resource.entity.name} (${entityReference(resource.entity)})` })),
+    ...(settings.audit ? [{ name: 'audit' }] : []),
+  ];
   return {
     openapi: '3.1.0',
-    info: { title: settings.title ?? 'cellgate governed resources', version: settings.version ?? '1.0.0', description: 'Governed REST resources: optimistic concurrency, soft delete, audit, rollback. Errors use the envelope `{ error, message, details? }`.' },
+    info: {
+      title: settings.title ?? 'cellgate governed resources',
+      version: settings.version ?? '1.0.0',
+      description: 'Governed REST resources: optimistic concurrency, soft delete, audit, rollback. Errors use the envelope `{ error, message, details? }`.',
+    },
     tags,
     paths,
     components: { schemas, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
@@ -265,7 +349,9 @@ export function buildGovernedOpenApi(resources: readonly DocumentedResource[], s
  * per line). `from` and `to` are listed as optional, as the JSON page refuses them.
  */
 function auditExportDoc(operation: GovernedOperation): Json {
-  const exportOnly = queryParameters({ ...operation, query: () => AuditExportQuerySchema }).filter((parameter) => parameter.name === 'from' || parameter.name === 'to');
+  const exportOnly = queryParameters({ ...operation, query: () => AuditExportQuerySchema }).filter(
+    (parameter) => parameter.name === 'from' || parameter.name === 'to',
+  );
   return {
     description:
       'Needs `audit:read`. A tenant-wide role reads the whole tenant; otherwise the records of the workspaces where you hold a role. ' +

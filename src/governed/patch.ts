@@ -126,7 +126,10 @@ function leaksRedactedValue(from: string, to: string, classOf: (field: string) =
 /** Checks the shape of a `patch` array; returns the operations or throws 400 naming each bad one. */
 export function parsePatch(input: unknown, rules: PatchRules | ((field: string) => boolean)): JsonPatchOperation[] {
   if (!Array.isArray(input)) throw validationError('patch must be an array of JSON Patch operations', [{ path: 'patch', message: 'Expected an array' }]);
-  if (input.length > MAX_PATCH_OPERATIONS) throw validationError(`A JSON Patch holds at most ${MAX_PATCH_OPERATIONS} operations`, [{ path: 'patch', message: `Expected at most ${MAX_PATCH_OPERATIONS} operations` }]);
+  if (input.length > MAX_PATCH_OPERATIONS)
+    throw validationError(`A JSON Patch holds at most ${MAX_PATCH_OPERATIONS} operations`, [
+      { path: 'patch', message: `Expected at most ${MAX_PATCH_OPERATIONS} operations` },
+    ]);
   const { isProtected, redactionClass = () => 'value' } = typeof rules === 'function' ? { isProtected: rules } : rules;
   const issues: FieldIssue[] = [];
   const checkPointer = (pointer: unknown, at: string): string[] | null => {
@@ -153,7 +156,10 @@ export function parsePatch(input: unknown, rules: PatchRules | ((field: string) 
     if (op === 'move' || op === 'copy') {
       const source = checkPointer(operation.from, `${at}.from`);
       if (source !== null && target !== null && leaksRedactedValue(source[0]!, target[0]!, redactionClass)) {
-        issues.push({ path: `${at}.from`, message: `Cannot ${op} the value of ${source[0]} (${redactionClass(source[0]!)}) into ${target[0]}: it would no longer be redacted the same way` });
+        issues.push({
+          path: `${at}.from`,
+          message: `Cannot ${op} the value of ${source[0]} (${redactionClass(source[0]!)}) into ${target[0]}: it would no longer be redacted the same way`,
+        });
       }
     }
   });
@@ -213,7 +219,8 @@ export function applyPatch(document: Record<string, unknown>, operations: readon
           break;
       }
     } catch (error) {
-      if (error instanceof PatchFailure) throw validationError(`JSON Patch operation ${index} failed`, [{ path: `patch.${index}.path`, message: error.message }]);
+      if (error instanceof PatchFailure)
+        throw validationError(`JSON Patch operation ${index} failed`, [{ path: `patch.${index}.path`, message: error.message }]);
       throw error;
     }
   });

@@ -55,8 +55,10 @@ export function entityOf(entity: EntityOption<EntityTypes>): EntityDefinitionDoc
 /** Builds the shared context; throws {@link ConfigurationError} on a bad option. */
 export function createServiceContext(options: GovernedServiceOptions, model?: EntityStorageModel): ServiceContext {
   const { storage } = options;
-  if (storage === undefined || typeof storage?.transaction !== 'function') throw new ConfigurationError('storage', 'is required: a StorageDriver such as memoryStorage()');
-  if (options.tier !== undefined && !['tier-1', 'tier-2', 'tier-3'].includes(options.tier)) throw new ConfigurationError('tier', 'must be tier-1, tier-2 or tier-3');
+  if (storage === undefined || typeof storage?.transaction !== 'function')
+    throw new ConfigurationError('storage', 'is required: a StorageDriver such as memoryStorage()');
+  if (options.tier !== undefined && !['tier-1', 'tier-2', 'tier-3'].includes(options.tier))
+    throw new ConfigurationError('tier', 'must be tier-1, tier-2 or tier-3');
   const entity = entityOf(options.entity);
   const tier = options.tier ?? entity.governance_tier;
   const resourceName = options.resourceName ?? resourcePathName(entity.name);
@@ -109,7 +111,19 @@ export function recordScope(ctx: ServiceContext, context: GovernedContext): Reco
 /** The conflict of a stale version: 412 `PRECONDITION_FAILED` for If-Match, 409 `CONFLICT` otherwise. */
 export function conflict(ctx: ServiceContext, context: GovernedContext, current: StoredRecord, expected: number, carrier: VersionCarrier): CellgateError {
   ctx.metrics.conflicts.inc({ resourceType: ctx.resourceType });
-  ctx.logger?.({ level: 'warn', event: 'entity.conflict', tenantId: current.tenantId, workspaceId: current.workspaceId, cellId: current.cellId, resourceType: ctx.resourceType, resourceId: current.id, version: current.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null, traceId: context.meta?.traceId ?? null });
+  ctx.logger?.({
+    level: 'warn',
+    event: 'entity.conflict',
+    tenantId: current.tenantId,
+    workspaceId: current.workspaceId,
+    cellId: current.cellId,
+    resourceType: ctx.resourceType,
+    resourceId: current.id,
+    version: current.version,
+    actorId: context.actor.id,
+    requestId: context.meta?.requestId ?? null,
+    traceId: context.meta?.traceId ?? null,
+  });
   const details = { expectedVersion: expected, currentVersion: current.version };
   return carrier === 'if-match'
     ? new CellgateError('PRECONDITION_FAILED', 'The record changed since the version in If-Match', { details })
@@ -128,7 +142,8 @@ export const carrierOf = (expectation: Expectation): VersionCarrier => (expectat
 /** Throws the conflict of a stale version, checked against each carrier the call sent. */
 export function checkVersion(ctx: ServiceContext, context: GovernedContext, current: StoredRecord, expectation: Expectation): void {
   if (expectation.ifMatch !== undefined && current.version !== expectation.ifMatch) throw conflict(ctx, context, current, expectation.ifMatch, 'if-match');
-  if (expectation.expectedVersion !== undefined && current.version !== expectation.expectedVersion) throw conflict(ctx, context, current, expectation.expectedVersion, 'body');
+  if (expectation.expectedVersion !== undefined && current.version !== expectation.expectedVersion)
+    throw conflict(ctx, context, current, expectation.expectedVersion, 'body');
 }
 
 /** Reads a live record in the transaction: 404 when absent, in another scope, or deleted. */
@@ -174,7 +189,19 @@ export function written(ctx: ServiceContext, context: GovernedContext, eventType
   ctx.events.published(record);
   ctx.metrics.writes.inc({ resourceType: ctx.resourceType, eventType });
   if (eventType === 'entity.rollback' || eventType === 'entity.restored') ctx.metrics.rollbacks.inc({ resourceType: ctx.resourceType });
-  ctx.logger?.({ level: 'info', event: eventType, tenantId: record.tenantId, workspaceId: record.workspaceId, cellId: record.cellId, resourceType: ctx.resourceType, resourceId: record.id, version: record.version, actorId: context.actor.id, requestId: context.meta?.requestId ?? null, traceId: context.meta?.traceId ?? null });
+  ctx.logger?.({
+    level: 'info',
+    event: eventType,
+    tenantId: record.tenantId,
+    workspaceId: record.workspaceId,
+    cellId: record.cellId,
+    resourceType: ctx.resourceType,
+    resourceId: record.id,
+    version: record.version,
+    actorId: context.actor.id,
+    requestId: context.meta?.requestId ?? null,
+    traceId: context.meta?.traceId ?? null,
+  });
   return ctx.codec.view(record);
 }
 

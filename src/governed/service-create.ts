@@ -45,13 +45,33 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
       const stored = await ctx.storage.getIdempotency(scope.tenantId, actorId, key);
       if (stored !== null && isLive(stored, now)) return replayed(ctx, stored, hash, scope);
     }
-    const record: StoredRecord = { id: crypto.randomUUID(), ...scope, version: 1, createdAt: now, createdBy: actorId, updatedAt: now, updatedBy: actorId, deletedAt: null, deletedBy: null, fields: values };
+    const record: StoredRecord = {
+      id: crypto.randomUUID(),
+      ...scope,
+      version: 1,
+      createdAt: now,
+      createdBy: actorId,
+      updatedAt: now,
+      updatedBy: actorId,
+      deletedAt: null,
+      deletedBy: null,
+      fields: values,
+    };
     try {
       await ctx.storage.transaction(async (session) => {
         await write(ctx, session, context, { eventType: 'entity.created', before: null, after: record });
         if (key !== undefined && hash !== undefined) {
           const expiresAt = new Date(Date.parse(now) + ctx.idempotencyTtlMs).toISOString();
-          const stored = await session.putIdempotency({ tenantId: scope.tenantId, actorId, key, requestHash: hash, status: 201, body: replayBody(record.id, record.version), createdAt: now, expiresAt });
+          const stored = await session.putIdempotency({
+            tenantId: scope.tenantId,
+            actorId,
+            key,
+            requestHash: hash,
+            status: 201,
+            body: replayBody(record.id, record.version),
+            createdAt: now,
+            expiresAt,
+          });
           if (!stored) throw new KeyTaken();
         }
       });

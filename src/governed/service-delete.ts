@@ -15,7 +15,9 @@ export interface DeleteInput {
 export const deleteOperation: ServiceOperation<DeleteInput, RecordView> = {
   access(ctx, context, scope, input) {
     if (input.ifMatch === undefined && input.expectedVersion === undefined) {
-      throw validationError('DELETE needs the expected version: send If-Match: "<version>" or ?expectedVersion=<version>.', [{ path: 'expectedVersion', message: 'Required (or an If-Match header)' }]);
+      throw validationError('DELETE needs the expected version: send If-Match: "<version>" or ?expectedVersion=<version>.', [
+        { path: 'expectedVersion', message: 'Required (or an If-Match header)' },
+      ]);
     }
     authorize(context.actor, ctx.policy, scope.workspaceId, 'delete');
   },

@@ -96,11 +96,22 @@ export async function eraseRecord(target: Erasable, context: GovernedContext, id
     await ctx.events.append(session, audit, after);
     return { after, audit, rewritten };
   });
-  return { record: written(ctx, context, 'entity.erased', outcome.after), fields: plan.fields.map((field) => field.camel), auditId: outcome.audit.id, rewritten: outcome.rewritten };
+  return {
+    record: written(ctx, context, 'entity.erased', outcome.after),
+    fields: plan.fields.map((field) => field.camel),
+    auditId: outcome.audit.id,
+    rewritten: outcome.rewritten,
+  };
 }
 
 /** Rewrites the version states 1..current in keyset batches; resolves how many changed. */
-async function eraseVersionStates(ctx: ServiceContext, session: MaintenanceSession, scope: RecordScope, current: StoredRecord, plan: ErasurePlan): Promise<number> {
+async function eraseVersionStates(
+  ctx: ServiceContext,
+  session: MaintenanceSession,
+  scope: RecordScope,
+  current: StoredRecord,
+  plan: ErasurePlan,
+): Promise<number> {
   let count = 0;
   for (let after = 0; ; ) {
     const states = await session.listVersionStates(ctx.model, scope, current.id, { after, through: current.version, limit: ERASURE_BATCH });
@@ -119,7 +130,13 @@ async function eraseVersionStates(ctx: ServiceContext, session: MaintenanceSessi
 async function eraseAudit(ctx: ServiceContext, session: MaintenanceSession, current: StoredRecord, plan: ErasurePlan): Promise<number> {
   let count = 0;
   for (let cursor: string | undefined; ; ) {
-    const page = await session.listAudit({ tenantId: current.tenantId, resourceType: ctx.resourceType, resourceId: current.id, limit: ERASURE_BATCH, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await session.listAudit({
+      tenantId: current.tenantId,
+      resourceType: ctx.resourceType,
+      resourceId: current.id,
+      limit: ERASURE_BATCH,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     for (const record of page.records) {
       const change = erasedChange(record, plan);
       if (change === null) continue;
@@ -135,7 +152,13 @@ async function eraseAudit(ctx: ServiceContext, session: MaintenanceSession, curr
 async function eraseEvents(ctx: ServiceContext, session: MaintenanceSession, current: StoredRecord, plan: ErasurePlan): Promise<number> {
   let count = 0;
   for (let after: string | undefined; ; ) {
-    const events = await session.listRecordEvents({ tenantId: current.tenantId, resourceType: ctx.resourceType, resourceId: current.id, limit: ERASURE_BATCH, ...(after === undefined ? {} : { after }) });
+    const events = await session.listRecordEvents({
+      tenantId: current.tenantId,
+      resourceType: ctx.resourceType,
+      resourceId: current.id,
+      limit: ERASURE_BATCH,
+      ...(after === undefined ? {} : { after }),
+    });
     for (const { cursor: _cursor, ...event } of events) {
       const change = erasedChange(event.change, plan);
       if (change === null) continue;
@@ -148,8 +171,21 @@ async function eraseEvents(ctx: ServiceContext, session: MaintenanceSession, cur
 }
 
 /** The `entity.erased` audit record: who, when, why and which paths; never a value. */
-async function erasureAudit(ctx: ServiceContext, context: GovernedContext, before: StoredRecord, after: StoredRecord, plan: ErasurePlan, reason: string): Promise<AuditRecord> {
+async function erasureAudit(
+  ctx: ServiceContext,
+  context: GovernedContext,
+  before: StoredRecord,
+  after: StoredRecord,
+  plan: ErasurePlan,
+  reason: string,
+): Promise<AuditRecord> {
   const audit = await buildAuditRecord(ctx.auditPolicy, context, { eventType: 'entity.erased', before, after, reason });
   if (ctx.tier === 'tier-3') return audit;
-  return { ...audit, changeKind: 'diff', diff: plan.fields.map((field) => ({ op: 'replace', path: `/${field.camel}` })), snapshot: null, redactionApplied: true };
+  return {
+    ...audit,
+    changeKind: 'diff',
+    diff: plan.fields.map((field) => ({ op: 'replace', path: `/${field.camel}` })),
+    snapshot: null,
+    redactionApplied: true,
+  };
 }

@@ -47,11 +47,23 @@ export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<Vers
   access: historyAccess,
   async run(ctx, _context, scope, { id, paging }) {
     if ((await ctx.storage.get(ctx.model, scope, id)) === null) throw notFound();
-    const page = await ctx.storage.listAudit({ tenantId: scope.tenantId, resourceType: ctx.resourceType, resourceId: id, limit: paging.limit, ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }) });
+    const page = await ctx.storage.listAudit({
+      tenantId: scope.tenantId,
+      resourceType: ctx.resourceType,
+      resourceId: id,
+      limit: paging.limit,
+      ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
+    });
     const data = await Promise.all(
       page.records.map(async (audit) => {
         const state = ctx.tier === 'tier-3' ? null : await ctx.storage.getVersionState(ctx.model, scope, id, audit.resourceVersion);
-        return { version: audit.resourceVersion, eventType: audit.eventType, occurredAt: audit.occurredAt, actorId: audit.actorId, snapshot: state === null ? null : (await snapshotOf(ctx.auditPolicy, state)).snapshot };
+        return {
+          version: audit.resourceVersion,
+          eventType: audit.eventType,
+          occurredAt: audit.occurredAt,
+          actorId: audit.actorId,
+          snapshot: state === null ? null : (await snapshotOf(ctx.auditPolicy, state)).snapshot,
+        };
       }),
     );
     return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
@@ -63,7 +75,12 @@ export const auditOperation: ServiceOperation<AuditInput, AuditView> = {
   access: historyAccess,
   async run(ctx, _context, scope, { auditId }) {
     const record = await ctx.storage.getAudit(scope.tenantId, auditId);
-    if (record === null || record.resourceType !== ctx.resourceType || record.workspaceId !== scope.workspaceId || (scope.cellId !== null && record.cellId !== scope.cellId)) {
+    if (
+      record === null ||
+      record.resourceType !== ctx.resourceType ||
+      record.workspaceId !== scope.workspaceId ||
+      (scope.cellId !== null && record.cellId !== scope.cellId)
+    ) {
       throw new CellgateError('NOT_FOUND', 'Audit record not found');
     }
     return record;

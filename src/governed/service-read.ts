@@ -29,7 +29,12 @@ export const listOperation: ServiceOperation<ParsedListParams, ListView> = {
   },
   async run(ctx, _context, scope, input) {
     const result = await ctx.storage.list(ctx.model, toListQuery(ctx.entity, scope, input));
-    const meta = { total: result.total, page: input.page, pageSize: input.pageSize, ...(input.count === undefined ? {} : { count: result.count ?? ('exact' as const) }) };
+    const meta = {
+      total: result.total,
+      page: input.page,
+      pageSize: input.pageSize,
+      ...(input.count === undefined ? {} : { count: result.count ?? ('exact' as const) }),
+    };
     return { data: result.records.map((record) => ctx.codec.data(record)), meta };
   },
 };

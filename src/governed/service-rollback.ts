@@ -21,7 +21,11 @@ export interface RollbackInput {
 /** The rollback operation. */
 export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
   access(ctx, context, scope) {
-    if (!ctx.rollbackEnabled) throw new CellgateError('ROLLBACK_DISABLED', ctx.tier === 'tier-3' ? 'Rollback is disabled for tier-3 entities' : 'Rollback is disabled for this resource');
+    if (!ctx.rollbackEnabled)
+      throw new CellgateError(
+        'ROLLBACK_DISABLED',
+        ctx.tier === 'tier-3' ? 'Rollback is disabled for tier-3 entities' : 'Rollback is disabled for this resource',
+      );
     authorize(context.actor, ctx.policy, scope.workspaceId, 'rollback');
   },
   async run(ctx, context, scope, { id, ifMatch, body, ...given }) {
@@ -31,7 +35,8 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       const current = await session.get(ctx.model, scope, id);
       if (current === null) throw notFound();
       checkVersion(ctx, context, current, expectation);
-      const invalid = (message: string): CellgateError => new CellgateError('INVALID_TARGET_VERSION', message, { details: { targetVersion, currentVersion: current.version } });
+      const invalid = (message: string): CellgateError =>
+        new CellgateError('INVALID_TARGET_VERSION', message, { details: { targetVersion, currentVersion: current.version } });
       if (targetVersion >= current.version) throw invalid('targetVersion must be an earlier version of this record');
       const target = await session.getVersionState(ctx.model, scope, current.id, targetVersion);
       if (target === null) throw invalid('No stored state for targetVersion');
@@ -40,7 +45,10 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       if (restoring) authorize(context.actor, ctx.policy, scope.workspaceId, 'restore');
       const eventType: AuditEventType = restoring ? 'entity.restored' : 'entity.rollback';
       const after = nextState(current, context, { fields: target.fields, deletedAt: null, deletedBy: null });
-      return { eventType, record: await write(ctx, session, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation) }) };
+      return {
+        eventType,
+        record: await write(ctx, session, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation) }),
+      };
     });
     return written(ctx, context, outcome.eventType, outcome.record);
   },

@@ -56,7 +56,13 @@ export const IdempotencyKeySchema = z
 /** History paging, as numbers (programmatic) or query text. Limits above the maximum are clamped. */
 export const HistoryParamsSchema = z.object({
   limit: z
-    .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,15}$/)
+        .transform(Number),
+    ])
     .pipe(z.number().int().min(1, 'Must be an integer of at least 1'))
     .transform((value) => Math.min(value, HISTORY_LIMIT.max))
     .optional()
@@ -101,7 +107,9 @@ export const BodyObjectSchema = z.unknown().transform((body, ctx) => {
  */
 export function invalidRecord(message: string, issues: readonly FieldIssue[]): CellgateError {
   if (issues.length <= MAX_REPORTED_ISSUES) return validationError(message, [...issues]);
-  return new CellgateError('VALIDATION_ERROR', message, { details: { fields: issues.slice(0, MAX_REPORTED_ISSUES), fieldsOmitted: issues.length - MAX_REPORTED_ISSUES } });
+  return new CellgateError('VALIDATION_ERROR', message, {
+    details: { fields: issues.slice(0, MAX_REPORTED_ISSUES), fieldsOmitted: issues.length - MAX_REPORTED_ISSUES },
+  });
 }
 
 /** The rollback body `{ targetVersion, expectedVersion?, reason?, mode? }` (unknown members refused). */

@@ -22,7 +22,11 @@ export interface UpdateInput {
 }
 
 /** The body's `expectedVersion` and the rest; one of it or If-Match is required (docs/decisions/B04.md). */
-export function splitExpectedVersion(body: Record<string, unknown>, ifMatch: number | undefined, fallback?: number): { expectedVersion: number | undefined; rest: Record<string, unknown> } {
+export function splitExpectedVersion(
+  body: Record<string, unknown>,
+  ifMatch: number | undefined,
+  fallback?: number,
+): { expectedVersion: number | undefined; rest: Record<string, unknown> } {
   const { expectedVersion: given, ...rest } = body;
   const expectedVersion = given === undefined ? fallback : parseInput(VersionSchema, given, 'body member', 'expectedVersion');
   if (expectedVersion === undefined && ifMatch === undefined) {
@@ -40,8 +44,14 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
     const { codec } = ctx;
     const { expectedVersion, rest } = splitExpectedVersion(body, ifMatch, given.expectedVersion);
     const isPatch = Object.hasOwn(rest, 'patch') && codec.field('patch') === undefined;
-    if (isPatch && Object.keys(rest).length > 1) throw validationError('Use either the merge form or the patch form', [{ path: 'patch', message: 'Send no other fields with patch' }]);
-    const operations = isPatch ? parsePatch(rest.patch, { isProtected: (field) => SERVER_ASSIGNED.has(field), redactionClass: (field) => redactionClassOf(codec.field(field)?.descriptor) }) : undefined;
+    if (isPatch && Object.keys(rest).length > 1)
+      throw validationError('Use either the merge form or the patch form', [{ path: 'patch', message: 'Send no other fields with patch' }]);
+    const operations = isPatch
+      ? parsePatch(rest.patch, {
+          isProtected: (field) => SERVER_ASSIGNED.has(field),
+          redactionClass: (field) => redactionClassOf(codec.field(field)?.descriptor),
+        })
+      : undefined;
     let merge: Record<string, unknown> = {};
     if (operations === undefined) {
       const decoded = codec.decode(rest, true);
@@ -61,7 +71,10 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
       }
       if (codec.fields.every((field) => jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null))) return { record: current, changed: false };
       const after = nextState(current, context, { fields });
-      return { record: await write(ctx, session, context, { eventType: 'entity.updated', before: current, after, carrier: carrierOf(expectation) }), changed: true };
+      return {
+        record: await write(ctx, session, context, { eventType: 'entity.updated', before: current, after, carrier: carrierOf(expectation) }),
+        changed: true,
+      };
     });
     return outcome.changed ? written(ctx, context, 'entity.updated', outcome.record) : codec.view(outcome.record);
   },

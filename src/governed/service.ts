@@ -13,7 +13,17 @@ import { deleteOperation } from './service-delete.ts';
 import { auditOperation, historyOperation, versionsOperation } from './service-history.ts';
 import { getOperation, listOperation } from './service-read.ts';
 import { rollbackOperation } from './service-rollback.ts';
-import { BodyObjectSchema, HistoryParamsSchema, historyPaging, IdempotencyKeySchema, parseId, parseInput, RollbackBodySchema, UuidSchema, VersionSchema } from './service-schemas.ts';
+import {
+  BodyObjectSchema,
+  HistoryParamsSchema,
+  historyPaging,
+  IdempotencyKeySchema,
+  parseId,
+  parseInput,
+  RollbackBodySchema,
+  UuidSchema,
+  VersionSchema,
+} from './service-schemas.ts';
 import type { GovernedService, GovernedServiceOptions } from './service-types.ts';
 import { updateOperation } from './service-update.ts';
 import type { ConcurrencyOptions, GovernedContext } from './types.ts';
@@ -49,7 +59,8 @@ export function serviceContextOf(service: GovernedService<EntityTypes>): Service
 /** Parses the version carriers a programmatic caller passed. */
 function concurrencyOf(options: ConcurrencyOptions | undefined): { ifMatch?: number; expectedVersion?: number } {
   const ifMatch = options?.ifMatch === undefined ? undefined : parseInput(VersionSchema, options.ifMatch, 'parameter', 'If-Match');
-  const expectedVersion = options?.expectedVersion === undefined ? undefined : parseInput(VersionSchema, options.expectedVersion, 'parameter', 'expectedVersion');
+  const expectedVersion =
+    options?.expectedVersion === undefined ? undefined : parseInput(VersionSchema, options.expectedVersion, 'parameter', 'expectedVersion');
   return { ...(ifMatch === undefined ? {} : { ifMatch }), ...(expectedVersion === undefined ? {} : { expectedVersion }) };
 }
 
@@ -65,7 +76,10 @@ function concurrencyOf(options: ConcurrencyOptions | undefined): { ifMatch?: num
  * await storage.migrate([invoices.model]);
  * const created = await invoices.create({ actor, scope: { workspaceId, cellId } }, { invoiceNumber: 'INV-1', amount: 100 });
  */
-export function createGovernedService<T extends EntityTypes = GeneralEntityTypes>(options: GovernedServiceOptions<T>, model?: EntityStorageModel): GovernedService<T> {
+export function createGovernedService<T extends EntityTypes = GeneralEntityTypes>(
+  options: GovernedServiceOptions<T>,
+  model?: EntityStorageModel,
+): GovernedService<T> {
   const ctx = createServiceContext(options as GovernedServiceOptions, model);
   const listSchema = listParamsSchema(ctx.entity);
   /** Scope, then the inputs beside the body, then access, then the body, then the work: the order of the HTTP edge too. */
@@ -90,22 +104,33 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
       call(
         createOperation,
         context,
-        () => (createOptions.idempotencyKey === undefined ? {} : { idempotencyKey: parseInput(IdempotencyKeySchema, createOptions.idempotencyKey, 'header', 'Idempotency-Key') }),
+        () =>
+          createOptions.idempotencyKey === undefined
+            ? {}
+            : { idempotencyKey: parseInput(IdempotencyKeySchema, createOptions.idempotencyKey, 'header', 'Idempotency-Key') },
         object(input),
       ),
     get: (context, id, getOptions = {}) => call(getOperation, context, () => ({ id: parseId(id), includeDeleted: getOptions.includeDeleted === true })),
     list: (context, params = {}) => call(listOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
-    update: (context, id, body, concurrency) =>
-      call(updateOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), object(body)),
+    update: (context, id, body, concurrency) => call(updateOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), object(body)),
     delete: (context, id, concurrency) => call(deleteOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) })),
     rollback: (context, id, body, concurrency) =>
-      call(rollbackOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), () => parseInput(RollbackBodySchema, object(body)(), 'body member')),
+      call(
+        rollbackOperation,
+        context,
+        () => ({ id: parseId(id), ...concurrencyOf(concurrency) }),
+        () => parseInput(RollbackBodySchema, object(body)(), 'body member'),
+      ),
     history: (context, params = {}) =>
       call(historyOperation, context, () => {
         const { resourceId, ...paging } = params;
-        return { paging: historyPaging(parseInput(HistoryParamsSchema, paging, 'parameter')), ...(resourceId === undefined ? {} : { resourceId: parseInput(UuidSchema, resourceId, 'parameter', 'resourceId') }) };
+        return {
+          paging: historyPaging(parseInput(HistoryParamsSchema, paging, 'parameter')),
+          ...(resourceId === undefined ? {} : { resourceId: parseInput(UuidSchema, resourceId, 'parameter', 'resourceId') }),
+        };
       }),
-    versions: (context, id, params = {}) => call(versionsOperation, context, () => ({ id: parseId(id), paging: historyPaging(parseInput(HistoryParamsSchema, params, 'parameter')) })),
+    versions: (context, id, params = {}) =>
+      call(versionsOperation, context, () => ({ id: parseId(id), paging: historyPaging(parseInput(HistoryParamsSchema, params, 'parameter')) })),
     getAudit: (context, auditId) => call(auditOperation, context, () => ({ auditId: parseId(auditId, 'Audit record') })),
   };
   CONTEXTS.set(service, ctx);

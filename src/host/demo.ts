@@ -136,7 +136,11 @@ export function webhookFromEnv(env: Env): { url: string; secret: string } | unde
   const url = env.CELLGATE_WEBHOOK_URL?.trim() || undefined;
   const secret = env.CELLGATE_WEBHOOK_SECRET?.trim() || undefined;
   if (url === undefined && secret === undefined) return undefined;
-  if (url === undefined || secret === undefined) throw new ConfigurationError(url === undefined ? 'CELLGATE_WEBHOOK_URL' : 'CELLGATE_WEBHOOK_SECRET', 'is needed too: set both webhook variables or neither.');
+  if (url === undefined || secret === undefined)
+    throw new ConfigurationError(
+      url === undefined ? 'CELLGATE_WEBHOOK_URL' : 'CELLGATE_WEBHOOK_SECRET',
+      'is needed too: set both webhook variables or neither.',
+    );
   return { url, secret };
 }
 
@@ -214,7 +218,9 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   });
   const banner = [
     env.CELLGATE_ENTITIES
-      ? `governed      ${Object.values(api.resources).map((resource) => resource.paths.collection).join(', ')}`
+      ? `governed      ${Object.values(api.resources)
+          .map((resource) => resource.paths.collection)
+          .join(', ')}`
       : `governed      /v1/workspaces/:workspaceId/customers, /v1/workspaces/:workspaceId/cells/:cellId/invoices, /v1/activity-events`,
     'audit         /v1/audit, /v1/audit/:auditId, …/:id/versions',
     'events        /v1/events (change feed: ?after=<cursor>&resourceType&workspaceId&limit&wait=<seconds>)',
@@ -222,7 +228,9 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
     'metrics       /metrics',
     ...(ownsStorage ? ['storage       memory: (in-process; data is lost on exit)'] : []),
     ...(hashSecret === undefined ? ['audit hash    per-run key: set CELLGATE_AUDIT_HASH_SECRET for hashes that compare across restarts'] : []),
-    ...(env.CELLGATE_PURGE_INTERVAL_MS && env.CELLGATE_PURGE_INTERVAL_MS.trim() !== '0' ? [`purge         every ${env.CELLGATE_PURGE_INTERVAL_MS.trim()} ms (retention and soft-delete purge, docs/lifecycle.md)`] : []),
+    ...(env.CELLGATE_PURGE_INTERVAL_MS && env.CELLGATE_PURGE_INTERVAL_MS.trim() !== '0'
+      ? [`purge         every ${env.CELLGATE_PURGE_INTERVAL_MS.trim()} ms (retention and soft-delete purge, docs/lifecycle.md)`]
+      : []),
     ...(perMinute > 0 ? [`rate limit    ${perMinute} requests per minute per tenant + actor`] : []),
   ];
   if (devSecret !== undefined) {
@@ -263,7 +271,10 @@ export function mergeOpenApi(contract: OpenApiDocument, governed: OpenApiDocumen
   for (const [kind, entries] of Object.entries(governed.components ?? {})) components[kind] = { ...entries, ...components[kind] };
   return {
     ...contract,
-    info: { ...(contract.info as object), description: `${(contract.info as { description?: string }).description ?? ''}\n\nGoverned resources: ${(governed.info as { description?: string }).description ?? ''}` },
+    info: {
+      ...(contract.info as object),
+      description: `${(contract.info as { description?: string }).description ?? ''}\n\nGoverned resources: ${(governed.info as { description?: string }).description ?? ''}`,
+    },
     tags: [...(contract.tags ?? []), ...(governed.tags ?? [])],
     paths: { ...contract.paths, ...governed.paths },
     components,

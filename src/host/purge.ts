@@ -23,7 +23,10 @@ function positive(env: Env, name: string, integer = false): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new ConfigurationError(name, `must be a ${integer ? 'whole ' : ''}number of ${name.endsWith('_MS') ? 'milliseconds' : 'days'} (0 or unset: off), got "${raw}"`);
+    throw new ConfigurationError(
+      name,
+      `must be a ${integer ? 'whole ' : ''}number of ${name.endsWith('_MS') ? 'milliseconds' : 'days'} (0 or unset: off), got "${raw}"`,
+    );
   }
   return value === 0 ? undefined : value;
 }
@@ -36,7 +39,12 @@ function positive(env: Env, name: string, integer = false): number | undefined {
  */
 export function lifecycleFromEnv(env: Env): LifecycleSettings {
   const retentionDays = positive(env, 'CELLGATE_AUDIT_RETENTION_DAYS');
-  const immutable = new Set((env.CELLGATE_AUDIT_IMMUTABLE_TENANTS ?? '').split(',').map((id) => id.trim()).filter(Boolean));
+  const immutable = new Set(
+    (env.CELLGATE_AUDIT_IMMUTABLE_TENANTS ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  );
   const purgeDeletedAfterDays = positive(env, 'CELLGATE_PURGE_DELETED_AFTER_DAYS');
   return {
     audit: {
@@ -68,7 +76,14 @@ export function schedulePurge(api: GovernedApi, env: Env, log: PurgeLog = defaul
     if (running !== undefined) return;
     running = purgeHistory({ api, actor: { operator: 'reference-host' } })
       .then((report) => {
-        if (report.tenants.some((tenant) => tenant.purged.records > 0 || (tenant.retention !== null && Object.values(tenant.retention).some((count) => typeof count === 'number' && count > 0)))) log({ report });
+        if (
+          report.tenants.some(
+            (tenant) =>
+              tenant.purged.records > 0 ||
+              (tenant.retention !== null && Object.values(tenant.retention).some((count) => typeof count === 'number' && count > 0)),
+          )
+        )
+          log({ report });
       })
       .catch((error: unknown) => log({ error: error instanceof Error ? error.message : String(error) }))
       .finally(() => {

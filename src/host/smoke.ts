@@ -38,11 +38,17 @@ export async function runSmoke(baseUrl: string, secret?: string): Promise<string
     check(response.headers.get('x-content-type-options') === 'nosniff', `${response.url} lacks X-Content-Type-Options: nosniff`);
   }
   const missing = (await json(unmatched, 'GET /no-such-path', 404)) as { error?: string; message?: string };
-  check(missing.error === 'NOT_FOUND' && typeof missing.message === 'string', `GET /no-such-path: expected the NOT_FOUND envelope, got ${JSON.stringify(missing).slice(0, 200)}`);
+  check(
+    missing.error === 'NOT_FOUND' && typeof missing.message === 'string',
+    `GET /no-such-path: expected the NOT_FOUND envelope, got ${JSON.stringify(missing).slice(0, 200)}`,
+  );
   passed.push('security headers and 404 envelope ok');
 
   const primitives = (await json(await fetch(`${baseUrl}/api/primitives`), 'GET /api/primitives')) as unknown[];
-  check(Array.isArray(primitives) && primitives.length === 30, `expected 30 primitives, got ${Array.isArray(primitives) ? primitives.length : typeof primitives}`);
+  check(
+    Array.isArray(primitives) && primitives.length === 30,
+    `expected 30 primitives, got ${Array.isArray(primitives) ? primitives.length : typeof primitives}`,
+  );
   passed.push('primitives 30');
 
   const manifest = await json(await fetch(`${baseUrl}/api/examples/crm-manifest`), 'GET /api/examples/crm-manifest');

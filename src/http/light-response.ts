@@ -200,7 +200,13 @@ function headersInit(headers: HeaderList | Headers): HeadersInit {
 export function lightResponse(body: string | Uint8Array, status: number, given: HeaderList | Headers): Response {
   const headers = withSecurityHeaders(given);
   // `JSON.stringify(undefined)` is `undefined`: a null-body answer, as the real constructor makes it.
-  if ((typeof body !== 'string' && !(body instanceof Uint8Array)) || globalThis.Response !== NativeResponse || NULL_BODY_STATUS.has(status) || !(status >= 200 && status <= 599) || !Number.isInteger(status)) {
+  if (
+    (typeof body !== 'string' && !(body instanceof Uint8Array)) ||
+    globalThis.Response !== NativeResponse ||
+    NULL_BODY_STATUS.has(status) ||
+    !(status >= 200 && status <= 599) ||
+    !Number.isInteger(status)
+  ) {
     return new globalThis.Response(body as BodyInit | null, { status, headers: headersInit(headers) });
   }
   return new LightResponse(body, status, headers) as unknown as Response;

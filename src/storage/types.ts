@@ -65,16 +65,7 @@ export interface StoredRecord extends RecordScope {
 }
 
 /** List filter operators, as the entity document's data block names them. */
-export type FilterOperator =
-  | 'equals'
-  | 'in'
-  | 'contains'
-  | 'startsWith'
-  | 'before'
-  | 'after'
-  | 'between'
-  | 'gt'
-  | 'lt';
+export type FilterOperator = 'equals' | 'in' | 'contains' | 'startsWith' | 'before' | 'after' | 'between' | 'gt' | 'lt';
 
 /**
  * One list filter. `value` is a scalar for equals/contains/startsWith/before/after/gt/lt, a
@@ -445,7 +436,14 @@ export interface StorageDriver extends StorageSession {
 }
 
 /** Types of domain events: every audited mutation of a tier-1 or tier-2 entity. */
-export type DomainEventType = 'entity.created' | 'entity.updated' | 'entity.deleted' | 'entity.restored' | 'entity.rollback' | 'entity.erased' | 'entity.purged';
+export type DomainEventType =
+  | 'entity.created'
+  | 'entity.updated'
+  | 'entity.deleted'
+  | 'entity.restored'
+  | 'entity.rollback'
+  | 'entity.erased'
+  | 'entity.purged';
 
 /**
  * One domain event, derived from the audit record written in the same transaction: the change is

@@ -6,7 +6,17 @@
  * of a record, a query string or a header goes into a span.
  */
 import { CellgateError, errorStatus, type ErrorCode } from '../errors.ts';
-import { currentTracing, parentOf, SPAN_KEY, SPAN_STATUS_ERROR, SpanKind, type OtelContext, type OtelSpan, type SpanAttributeValue, type Tracing } from './otel-globals.ts';
+import {
+  currentTracing,
+  parentOf,
+  SPAN_KEY,
+  SPAN_STATUS_ERROR,
+  SpanKind,
+  type OtelContext,
+  type OtelSpan,
+  type SpanAttributeValue,
+  type Tracing,
+} from './otel-globals.ts';
 
 /** Names of the attributes cellgate adds beside the HTTP semantic conventions. */
 export const CellgateAttributes = {
@@ -97,9 +107,18 @@ function end(state: RequestSpan, status: number): void {
  * the request enters the trace, an INTERNAL one under the host's own server span. A thrown error
  * ends the span with its code and is thrown on.
  */
-export async function traceRequest(tracing: Tracing, request: Request, template: SpanTemplate, run: (state: RequestSpan) => Promise<Response>): Promise<Response> {
+export async function traceRequest(
+  tracing: Tracing,
+  request: Request,
+  template: SpanTemplate,
+  run: (state: RequestSpan) => Promise<Response>,
+): Promise<Response> {
   const parent = parentOf(tracing, request.headers.get('traceparent'));
-  const span = tracing.tracer.startSpan(template.name, { kind: parent.local ? SpanKind.INTERNAL : SpanKind.SERVER, attributes: template.attributes }, parent.context);
+  const span = tracing.tracer.startSpan(
+    template.name,
+    { kind: parent.local ? SpanKind.INTERNAL : SpanKind.SERVER, attributes: template.attributes },
+    parent.context,
+  );
   // HEAD is served by the GET route: the method attribute is the request's own.
   if (request.method !== template.attributes['http.request.method']) span.setAttribute('http.request.method', request.method);
   const state: RequestSpan = { span, context: parent.context.setValue(SPAN_KEY, span), code: undefined };

@@ -41,7 +41,8 @@ async function expectIdentical(url: string, bare: FetchHandler, probe: Probe, he
 }
 
 async function areaAProbes(bare: FetchHandler): Promise<Probe[]> {
-  const list = async (path: string) => ((await (await bare(new Request(`http://x${path}`))).json()) as { data?: Array<{ key: string }> } | Array<{ key: string }>);
+  const list = async (path: string) =>
+    (await (await bare(new Request(`http://x${path}`))).json()) as { data?: Array<{ key: string }> } | Array<{ key: string }>;
   const keysOf = (value: Awaited<ReturnType<typeof list>>) => (Array.isArray(value) ? value : (value.data ?? [])).map((entry) => entry.key);
   const primitive = keysOf(await list('/api/primitives'))[0] ?? 'data-grid';
   const examples = keysOf(await list('/api/examples'));
@@ -199,22 +200,34 @@ export function transportCases(current: Current, skips: AdapterConformanceSkips)
     it('passes repeated query keys, unicode, several header values and the raw body', async () => {
       const response = await fetch(`${current().url}/__probe/echo?a=1&a=2&q=%C3%A9t%C3%A9%20%F0%9F%9A%80&empty=`, {
         method: 'POST',
-        headers: [['content-type', 'application/json'], ['x-multi', 'one'], ['x-multi', 'two']],
+        headers: [
+          ['content-type', 'application/json'],
+          ['x-multi', 'one'],
+          ['x-multi', 'two'],
+        ],
         body: '{"text":"grüße 🚀"}',
       });
       expect(await response.json()).toMatchObject({
         method: 'POST',
         path: '/__probe/echo',
-        query: [['a', '1'], ['a', '2'], ['q', 'été 🚀'], ['empty', '']],
+        query: [
+          ['a', '1'],
+          ['a', '2'],
+          ['q', 'été 🚀'],
+          ['empty', ''],
+        ],
         multi: 'one, two',
         body: '{"text":"grüße 🚀"}',
       });
     });
 
-    it.skipIf(Boolean(skips.clientAddress))(`records the client's address for the core${skips.clientAddress ? ` (skipped: ${skips.clientAddress})` : ''}`, async () => {
-      const answer = (await (await fetch(`${current().url}/__probe/echo`)).json()) as { peer: string | null };
-      expect(answer.peer).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
-    });
+    it.skipIf(Boolean(skips.clientAddress))(
+      `records the client's address for the core${skips.clientAddress ? ` (skipped: ${skips.clientAddress})` : ''}`,
+      async () => {
+        const answer = (await (await fetch(`${current().url}/__probe/echo`)).json()) as { peer: string | null };
+        expect(answer.peer).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+      },
+    );
 
     it('keeps several set-cookie headers apart', async () => {
       const response = await fetch(`${current().url}/__probe/cookies`);
@@ -249,16 +262,23 @@ export function transportCases(current: Current, skips: AdapterConformanceSkips)
       expect((await fetch(`${url}/health`)).status).toBe(200);
     });
 
-    it.skipIf(Boolean(skips.parsedBody))(`accepts a body the framework already parsed${skips.parsedBody ? ` (skipped: ${skips.parsedBody})` : ''}`, async () => {
-      const { parsed } = current();
-      const body = { name: 'ünïcode', nested: { list: [1, 2, 3] } };
-      const echoed = await fetch(`${parsed!.url}/__probe/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const answer = (await echoed.json()) as { body: string; contentLength: string };
-      expect(JSON.parse(answer.body)).toEqual(body);
-      expect(Number(answer.contentLength)).toBe(Buffer.byteLength(answer.body));
-      await expectIdentical(parsed!.url, parsed!.bare, { method: 'POST', path: '/api/validate/manifest', body: {} });
-      await expectIdentical(parsed!.url, parsed!.bare, { method: 'POST', path: '/api/guidance/recommend', body: { goal: 'a CRM' } });
-    });
+    it.skipIf(Boolean(skips.parsedBody))(
+      `accepts a body the framework already parsed${skips.parsedBody ? ` (skipped: ${skips.parsedBody})` : ''}`,
+      async () => {
+        const { parsed } = current();
+        const body = { name: 'ünïcode', nested: { list: [1, 2, 3] } };
+        const echoed = await fetch(`${parsed!.url}/__probe/echo`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const answer = (await echoed.json()) as { body: string; contentLength: string };
+        expect(JSON.parse(answer.body)).toEqual(body);
+        expect(Number(answer.contentLength)).toBe(Buffer.byteLength(answer.body));
+        await expectIdentical(parsed!.url, parsed!.bare, { method: 'POST', path: '/api/validate/manifest', body: {} });
+        await expectIdentical(parsed!.url, parsed!.bare, { method: 'POST', path: '/api/guidance/recommend', body: { goal: 'a CRM' } });
+      },
+    );
   });
 }
 

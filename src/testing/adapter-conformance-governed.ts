@@ -45,7 +45,13 @@ export async function createGovernedFixture(): Promise<GovernedFixture> {
     auth: { secret: SECRET },
   });
   await resource.migrate();
-  const token = await signDevToken({ secret: SECRET, tenantId: TENANT, roles: ['admin'], workspaces: { [WORKSPACE]: ['admin'] }, permissions: ['audit:read', 'audit:restore'] });
+  const token = await signDevToken({
+    secret: SECRET,
+    tenantId: TENANT,
+    roles: ['admin'],
+    workspaces: { [WORKSPACE]: ['admin'] },
+    permissions: ['audit:read', 'audit:restore'],
+  });
   return {
     handler: resource,
     collection: `/v1/workspaces/${WORKSPACE}/${resource.resourceName}`,

@@ -46,7 +46,11 @@ function context(): GovernedContext {
     workspaces: { [workspaceId]: ['admin'] },
     permissions: ['audit:read', 'audit:restore', 'conformance_erasure.patients.read'],
   };
-  return { actor, scope: { workspaceId, cellId: crypto.randomUUID() }, meta: { requestId: 'req-erasure', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' } };
+  return {
+    actor,
+    scope: { workspaceId, cellId: crypto.randomUUID() },
+    meta: { requestId: 'req-erasure', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' },
+  };
 }
 
 /** Distinctive values, one per field and version, so a search for each can only match a leak. */
@@ -98,7 +102,12 @@ export function erasureConformanceCases(driver: Current, rawAuditRows?: RawAudit
     }
 
     /** Everything a reader can get about the record, serialised. */
-    async function everything(ctx: GovernedContext, id: string, replay: () => Promise<unknown>, claimAtMinutes = 1): Promise<{ text: string; versions: number; audit: ReturnType<typeof auditShape>; events: StoredEvent[] }> {
+    async function everything(
+      ctx: GovernedContext,
+      id: string,
+      replay: () => Promise<unknown>,
+      claimAtMinutes = 1,
+    ): Promise<{ text: string; versions: number; audit: ReturnType<typeof auditShape>; events: StoredEvent[] }> {
       const storage = driver();
       const tenantId = ctx.actor.tenantId;
       const record = await service.get(ctx, id, { includeDeleted: true });
@@ -111,11 +120,28 @@ export function erasureConformanceCases(driver: Current, rawAuditRows?: RawAudit
       const events = await storage.events.listEvents({ tenantId, limit: 500 });
       // Claimed as a dispatcher would (a later call claims after the earlier lease ran out).
       const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
-      const deliveries = await storage.events.claimDeliveries({ now: at(claimAtMinutes), limit: 500, owner: `erasure-${crypto.randomUUID()}`, leaseUntil: at(claimAtMinutes + 1) });
+      const deliveries = await storage.events.claimDeliveries({
+        now: at(claimAtMinutes),
+        limit: 500,
+        owner: `erasure-${crypto.randomUUID()}`,
+        leaseUntil: at(claimAtMinutes + 1),
+      });
       const raw = rawAuditRows === undefined ? [] : await rawAuditRows(storage, tenantId);
       const exported: unknown[] = [];
       for await (const entry of storage.exportAudit({ tenantId, from: '1970-01-01T00:00:00.000Z', to: '9999-12-31T23:59:59.999Z' })) exported.push(entry);
-      const text = JSON.stringify({ record, versions, audits, single, states, stored, events, exported, deliveries: deliveries.filter((claim) => claim.event.tenantId === tenantId), raw, replay: await replay() });
+      const text = JSON.stringify({
+        record,
+        versions,
+        audits,
+        single,
+        states,
+        stored,
+        events,
+        exported,
+        deliveries: deliveries.filter((claim) => claim.event.tenantId === tenantId),
+        raw,
+        replay: await replay(),
+      });
       return { text, versions: versions.length, audit: auditShape(stored), events };
     }
 
@@ -124,7 +150,9 @@ export function erasureConformanceCases(driver: Current, rawAuditRows?: RawAudit
       return [...records].reverse().map((record) => ({
         type: record.eventType,
         version: record.resourceVersion,
-        ops: Array.isArray(record.diff) ? (record.diff as Array<Record<string, unknown>>).map(({ op, path, valueHash, valueLength }) => ({ op, path, valueHash, valueLength })) : null,
+        ops: Array.isArray(record.diff)
+          ? (record.diff as Array<Record<string, unknown>>).map(({ op, path, valueHash, valueLength }) => ({ op, path, valueHash, valueLength }))
+          : null,
       }));
     }
 
@@ -146,15 +174,23 @@ export function erasureConformanceCases(driver: Current, rawAuditRows?: RawAudit
       const after = await everything(ctx, id, replay, 3);
       expect(after.text).toContain('erasure-hook');
       for (const [name, value] of Object.entries(values)) {
-        if (name === 'name') expect(after.text).toContain(value); // not personal by the entity, not named: kept
+        if (name === 'name')
+          expect(after.text).toContain(value); // not personal by the entity, not named: kept
         else expect(after.text, `${name} survived the erasure`).not.toContain(value);
       }
       // Shape: the same versions, audit records (types, versions, paths, hashes, lengths) and events, plus one of each.
       expect(after.versions).toBe(before.versions + 1);
       expect(after.audit.slice(0, -1)).toEqual(before.audit);
-      expect(after.audit.at(-1)).toEqual({ type: 'entity.erased', version: 7, ops: ['/email', '/notes', '/bio', '/cardToken'].map((path) => ({ op: 'replace', path, valueHash: undefined, valueLength: undefined })) });
+      expect(after.audit.at(-1)).toEqual({
+        type: 'entity.erased',
+        version: 7,
+        ops: ['/email', '/notes', '/bio', '/cardToken'].map((path) => ({ op: 'replace', path, valueHash: undefined, valueLength: undefined })),
+      });
       expect(before.audit.some((entry) => entry.ops?.some((op) => typeof op.valueHash === 'string'))).toBe(true);
-      expect(after.events.map((event) => [event.type, event.version])).toEqual([...before.events.map((event) => [event.type, event.version]), ['entity.erased', 7]]);
+      expect(after.events.map((event) => [event.type, event.version])).toEqual([
+        ...before.events.map((event) => [event.type, event.version]),
+        ['entity.erased', 7],
+      ]);
       expect(after.events.map((event) => event.cursor).slice(0, -1)).toEqual(before.events.map((event) => event.cursor));
 
       const erased = await service.get(ctx, id);
@@ -192,7 +228,11 @@ export function erasureConformanceCases(driver: Current, rawAuditRows?: RawAudit
       const ctx = context();
       const { id } = await history(ctx, secrets());
       const editor: GovernedContext = { ...ctx, actor: { ...ctx.actor, workspaces: { [ctx.scope!.workspaceId!]: ['editor'] } } };
-      const code = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: unknown) => (error instanceof CellgateError ? error.code : String(error)));
+      const code = (promise: Promise<unknown>) =>
+        promise.then(
+          () => 'resolved',
+          (error: unknown) => (error instanceof CellgateError ? error.code : String(error)),
+        );
       expect(await code(eraseRecord(service, editor, id, { reason: 'x' }))).toBe('FORBIDDEN');
       expect(await code(eraseRecord(service, ctx, id, { reason: 'x', fields: ['nope'] }))).toBe('VALIDATION_ERROR');
       expect(await code(eraseRecord(service, ctx, id, { reason: ' ' }))).toBe('VALIDATION_ERROR');

@@ -33,8 +33,19 @@ const document = (name: string, tier: 'tier-1' | 'tier-3') =>
 
 function context(): GovernedContext {
   const workspaceId = crypto.randomUUID();
-  const actor: Actor = { id: crypto.randomUUID(), type: 'user', tenantId: crypto.randomUUID(), roles: [], workspaces: { [workspaceId]: ['admin'] }, permissions: ['audit:read', 'audit:restore'] };
-  return { actor, scope: { workspaceId, cellId: crypto.randomUUID() }, meta: { requestId: `req-${crypto.randomUUID()}`, traceId: 'trace-events', ip: '127.0.0.1', userAgent: 'conformance' } };
+  const actor: Actor = {
+    id: crypto.randomUUID(),
+    type: 'user',
+    tenantId: crypto.randomUUID(),
+    roles: [],
+    workspaces: { [workspaceId]: ['admin'] },
+    permissions: ['audit:read', 'audit:restore'],
+  };
+  return {
+    actor,
+    scope: { workspaceId, cellId: crypto.randomUUID() },
+    meta: { requestId: `req-${crypto.randomUUID()}`, traceId: 'trace-events', ip: '127.0.0.1', userAgent: 'conformance' },
+  };
 }
 
 /** Every committed event of a tenant, read page by page. */
@@ -155,9 +166,7 @@ export function eventConformanceCases(driver: Current): void {
     it('resumes the feed from any cursor with no gap or duplicate, concurrent writers and other tenants included', async () => {
       const ctx = context();
       const other = context();
-      await Promise.all(
-        Array.from({ length: 24 }, (_, index) => service.create(index % 3 === 0 ? other : ctx, { title: `t${index}`, amount: index })),
-      );
+      await Promise.all(Array.from({ length: 24 }, (_, index) => service.create(index % 3 === 0 ? other : ctx, { title: `t${index}`, amount: index })));
       const events = await allEvents(driver(), ctx.actor.tenantId, 5);
       expect(events).toHaveLength(16);
       expect(new Set(events.map((event) => event.id)).size).toBe(16);
@@ -165,10 +174,17 @@ export function eventConformanceCases(driver: Current): void {
         const rest = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, after: events[index]!.cursor, limit: 500 });
         expect(rest.map((event) => event.id)).toEqual(events.slice(index + 1).map((event) => event.id));
       }
-      const narrowed = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, workspaceId: ctx.scope!.workspaceId!, resourceType: service.resourceType, limit: 500 });
+      const narrowed = await driver().events.listEvents({
+        tenantId: ctx.actor.tenantId,
+        workspaceId: ctx.scope!.workspaceId!,
+        resourceType: service.resourceType,
+        limit: 500,
+      });
       expect(narrowed.map((event) => event.id)).toEqual(events.map((event) => event.id));
       expect(await driver().events.listEvents({ tenantId: ctx.actor.tenantId, resourceType: 'x.Other@v1', limit: 10 })).toEqual([]);
-      const bad = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, after: 'not-a-cursor', limit: 10 }).catch((error: unknown) => error);
+      const bad = await driver()
+        .events.listEvents({ tenantId: ctx.actor.tenantId, after: 'not-a-cursor', limit: 10 })
+        .catch((error: unknown) => error);
       expect((bad as CellgateError).code).toBe('VALIDATION_ERROR');
     });
 
@@ -191,18 +207,45 @@ export function eventConformanceCases(driver: Current): void {
       expect(first.find((claim) => claim.delivery.subscriptionId === subA && claim.event.type === 'entity.created')?.event.id).toBe(events[0]!.id);
       expect(await driver().events.claimDeliveries({ now: later, limit: 10, owner: 'two', leaseUntil: later })).toEqual([]);
       const [settled] = first;
-      const outcome = { subscriptionId: settled!.delivery.subscriptionId, eventId: settled!.delivery.eventId, state: 'delivered' as const, attempts: 1, nextAttemptAt: null, lastStatus: 204, lastError: null, at: later };
+      const outcome = {
+        subscriptionId: settled!.delivery.subscriptionId,
+        eventId: settled!.delivery.eventId,
+        state: 'delivered' as const,
+        attempts: 1,
+        nextAttemptAt: null,
+        lastStatus: 204,
+        lastError: null,
+        at: later,
+      };
       expect(await driver().events.settleDelivery('two', outcome)).toBe(false);
       expect(await driver().events.settleDelivery('one', outcome)).toBe(true);
       expect(await driver().events.settleDelivery('one', outcome)).toBe(false);
       // After the lease ends another claimant takes the rest over, and the first can no longer settle.
       const afterLease = new Date(Date.now() + 120_000).toISOString();
-      const second = await driver().events.claimDeliveries({ now: afterLease, limit: 10, owner: 'two', leaseUntil: new Date(Date.now() + 180_000).toISOString() });
+      const second = await driver().events.claimDeliveries({
+        now: afterLease,
+        limit: 10,
+        owner: 'two',
+        leaseUntil: new Date(Date.now() + 180_000).toISOString(),
+      });
       expect(second).toHaveLength(2);
       const stolen = second[0]!;
-      expect(await driver().events.settleDelivery('one', { ...outcome, subscriptionId: stolen.delivery.subscriptionId, eventId: stolen.delivery.eventId })).toBe(false);
-      expect(await driver().events.settleDelivery('two', { ...outcome, subscriptionId: stolen.delivery.subscriptionId, eventId: stolen.delivery.eventId, state: 'dead', lastError: 'HTTP 500', lastStatus: 500 })).toBe(true);
-      const states = [...(await driver().events.listDeliveries(stolen.delivery.eventId))].find((delivery) => delivery.subscriptionId === stolen.delivery.subscriptionId);
+      expect(
+        await driver().events.settleDelivery('one', { ...outcome, subscriptionId: stolen.delivery.subscriptionId, eventId: stolen.delivery.eventId }),
+      ).toBe(false);
+      expect(
+        await driver().events.settleDelivery('two', {
+          ...outcome,
+          subscriptionId: stolen.delivery.subscriptionId,
+          eventId: stolen.delivery.eventId,
+          state: 'dead',
+          lastError: 'HTTP 500',
+          lastStatus: 500,
+        }),
+      ).toBe(true);
+      const states = [...(await driver().events.listDeliveries(stolen.delivery.eventId))].find(
+        (delivery) => delivery.subscriptionId === stolen.delivery.subscriptionId,
+      );
       expect(states).toMatchObject({ state: 'dead', attempts: 1, lastStatus: 500, lastError: 'HTTP 500', tenantId: ctx.actor.tenantId });
       const total = (counts: { pending: number; delivered: number; dead: number }) => counts.pending + counts.delivered + counts.dead;
       expect(total(await driver().events.deliveryCounts(subA)) + total(await driver().events.deliveryCounts(subB))).toBe(3);

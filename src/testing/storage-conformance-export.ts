@@ -91,7 +91,13 @@ export function exportConformanceCases(driver: Current): void {
       const b: RecordScope = { ...a, workspaceId: crypto.randomUUID() };
       const tenantLevel: RecordScope = { ...a, workspaceId: null };
       const task = { resourceType: taskModel.resourceType };
-      const records = [recordAt(a, minute(1)), recordAt(b, minute(2)), recordAt(tenantLevel, minute(3)), recordAt(a, minute(4), task), recordAt(b, minute(5), task)];
+      const records = [
+        recordAt(a, minute(1)),
+        recordAt(b, minute(2)),
+        recordAt(tenantLevel, minute(3)),
+        recordAt(a, minute(4), task),
+        recordAt(b, minute(5), task),
+      ];
       await append(driver(), records);
       const range = { tenantId: a.tenantId, from: minute(0), to: minute(10), pageSize: 2 };
       const ids = async (query: AuditExportQuery) => (await exported(driver(), query)).map((record) => record.id);
@@ -109,7 +115,14 @@ export function exportConformanceCases(driver: Current): void {
       await driver().migrate([service.model]);
       const workspaceId = crypto.randomUUID();
       const ctx: GovernedContext = {
-        actor: { id: crypto.randomUUID(), type: 'user', tenantId: crypto.randomUUID(), roles: [], workspaces: { [workspaceId]: ['admin'] }, permissions: ['audit:read'] },
+        actor: {
+          id: crypto.randomUUID(),
+          type: 'user',
+          tenantId: crypto.randomUUID(),
+          roles: [],
+          workspaces: { [workspaceId]: ['admin'] },
+          permissions: ['audit:read'],
+        },
         scope: { workspaceId },
       };
       const secret = 'DE89370400440532013000';
@@ -119,7 +132,9 @@ export function exportConformanceCases(driver: Current): void {
       expect(all).toEqual([...page.records].reverse().sort((x, y) => (x.occurredAt < y.occurredAt ? -1 : x.occurredAt > y.occurredAt ? 1 : 0)));
       expect(all).toHaveLength(5);
       expect(JSON.stringify(all)).not.toContain(secret);
-      const iterator = driver().exportAudit({ tenantId: ctx.actor.tenantId, from: '2000-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z', pageSize: 2 })[Symbol.asyncIterator]();
+      const iterator = driver()
+        .exportAudit({ tenantId: ctx.actor.tenantId, from: '2000-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z', pageSize: 2 })
+        [Symbol.asyncIterator]();
       expect((await iterator.next()).done).toBe(false);
       expect(await iterator.return?.()).toEqual({ done: true, value: undefined });
       expect((await iterator.next()).done).toBe(true);
@@ -134,11 +149,14 @@ export function exportConformanceCases(driver: Current): void {
           batches.push(
             Array.from({ length: Math.min(SEED_BATCH, BULK - offset) }, (_, index) =>
               // Two records per millisecond: ties between neighbours, so the keyset's second column matters.
-              recordAt(scope, new Date(start + Math.floor((offset + index) / 2)).toISOString(), { diff: [{ op: 'replace', path: '/note', value: `note ${offset + index} `.padEnd(200, '.') }] }),
+              recordAt(scope, new Date(start + Math.floor((offset + index) / 2)).toISOString(), {
+                diff: [{ op: 'replace', path: '/note', value: `note ${offset + index} `.padEnd(200, '.') }],
+              }),
             ),
           );
         }
-        for (let next = 0; next < batches.length; next += SEED_PARALLEL) await Promise.all(batches.slice(next, next + SEED_PARALLEL).map((batch) => append(driver(), batch)));
+        for (let next = 0; next < batches.length; next += SEED_PARALLEL)
+          await Promise.all(batches.slice(next, next + SEED_PARALLEL).map((batch) => append(driver(), batch)));
       }, 600_000);
 
       it('exports 100,000 audit records in order with heap growth far below the size of the export', async () => {

@@ -35,7 +35,14 @@ const entity = defineEntity({
 
 /** A tenant-wide admin with the audit permissions, in a fresh tenant, workspace and cell. */
 function context(): GovernedContext {
-  const actor: Actor = { id: crypto.randomUUID(), type: 'user', tenantId: crypto.randomUUID(), roles: ['admin'], workspaces: {}, permissions: ['audit:read', 'audit:restore'] };
+  const actor: Actor = {
+    id: crypto.randomUUID(),
+    type: 'user',
+    tenantId: crypto.randomUUID(),
+    roles: ['admin'],
+    workspaces: {},
+    permissions: ['audit:read', 'audit:restore'],
+  };
   return { actor, scope: { workspaceId: crypto.randomUUID(), cellId: crypto.randomUUID() } };
 }
 
@@ -146,10 +153,21 @@ export function lifecycleConformanceCases(driver: Current): void {
       const subscription = `sub-${crypto.randomUUID()}`;
       const now = new Date().toISOString();
       await driver().events.fanOut(500, (event) => (event.id === first!.id || event.id === second!.id ? [subscription] : []), now);
-      const claimed = (await driver().events.claimDeliveries({ now, limit: 500, owner: 'o', leaseUntil: new Date(Date.now() + 60_000).toISOString() })).filter((item) => item.delivery.subscriptionId === subscription);
+      const claimed = (await driver().events.claimDeliveries({ now, limit: 500, owner: 'o', leaseUntil: new Date(Date.now() + 60_000).toISOString() })).filter(
+        (item) => item.delivery.subscriptionId === subscription,
+      );
       for (const item of claimed) {
         const delivered = item.event.id === first!.id;
-        await driver().events.settleDelivery('o', { subscriptionId: subscription, eventId: item.event.id, state: delivered ? 'delivered' : 'dead', attempts: 1, nextAttemptAt: null, lastStatus: delivered ? 200 : 500, lastError: delivered ? null : 'failed', at: now });
+        await driver().events.settleDelivery('o', {
+          subscriptionId: subscription,
+          eventId: item.event.id,
+          state: delivered ? 'delivered' : 'dead',
+          attempts: 1,
+          nextAttemptAt: null,
+          lastStatus: delivered ? 200 : 500,
+          lastError: delivered ? null : 'failed',
+          at: now,
+        });
       }
       // The third event is written after the fan-out: not fanned out, it must stay.
       const late = await retain.create(ctx, { title: 'late', amount: 1 });
@@ -174,7 +192,10 @@ export function lifecycleConformanceCases(driver: Current): void {
       await purging.delete(ctx, recent.data.id, { expectedVersion: 1 });
 
       // Within the period nothing happens.
-      expect((await purge(purging, { actor: ctx.actor, now: new Date(Date.now() + 29 * DAY_MS) })).tenants[0]!.purged).toEqual({ records: 0, versionStates: 0 });
+      expect((await purge(purging, { actor: ctx.actor, now: new Date(Date.now() + 29 * DAY_MS) })).tenants[0]!.purged).toEqual({
+        records: 0,
+        versionStates: 0,
+      });
       const report = await purge(purging, { actor: ctx.actor, now: new Date(Date.now() + 31 * DAY_MS), batchSize: 1 });
       expect(report.tenants[0]!.purged).toEqual({ records: 2, versionStates: 5 });
       expect(report.tenants[0]!.retention).toBeNull();
@@ -190,7 +211,12 @@ export function lifecycleConformanceCases(driver: Current): void {
       expect(mine).toMatchObject({ actorId: ctx.actor.id, resourceVersion: 3, snapshot: null, resourceType: purging.resourceType });
       expect(mine.diff ?? []).toEqual([]);
       // The record's history up to the delete stays (until retention), and holds no purged values beyond it.
-      expect(audit.filter((record) => record.resourceId === doomed.data.id).map((record) => record.eventType)).toEqual(['entity.purged', 'entity.deleted', 'entity.updated', 'entity.created']);
+      expect(audit.filter((record) => record.resourceId === doomed.data.id).map((record) => record.eventType)).toEqual([
+        'entity.purged',
+        'entity.deleted',
+        'entity.updated',
+        'entity.created',
+      ]);
       expect(JSON.stringify(records)).not.toContain(SECRET);
       const events = (await allEvents(driver(), tenantId)).filter((event) => event.type === 'entity.purged');
       expect(events.map((event) => event.auditId).sort()).toEqual(records.map((record) => record.id).sort());

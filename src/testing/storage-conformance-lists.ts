@@ -15,7 +15,15 @@ function fixtures(scope: RecordScope): StoredRecord[] {
   const rows: Array<Record<string, unknown>> = [
     { number: 'INV-001', customer_name: 'Acme Corp', amount: 10, quantity: 1, paid: true, due_date: '2026-01-01T00:00:00.000Z', note: 'first' },
     { number: 'INV-002', customer_name: 'acme labs', amount: 20.5, quantity: -5, paid: false, due_date: '2026-01-15T00:00:00.000Z', note: null },
-    { number: 'INV-003', customer_name: 'Ärzte GmbH', amount: 30, quantity: 9007199254740991, paid: true, due_date: '2026-02-01T00:00:00.000Z', note: '100% sure' },
+    {
+      number: 'INV-003',
+      customer_name: 'Ärzte GmbH',
+      amount: 30,
+      quantity: 9007199254740991,
+      paid: true,
+      due_date: '2026-02-01T00:00:00.000Z',
+      note: '100% sure',
+    },
     { number: 'INV-004', customer_name: 'ärzte verein', amount: 30, quantity: -9007199254740991, paid: false, due_date: null, note: 'under_score' },
     { number: 'INV-005', customer_name: 'Zeta', amount: 1e15, quantity: 0, paid: true, due_date: '2026-03-01T00:00:00.000Z', note: '東京' },
     { number: 'INV-006', customer_name: 'Beta', amount: -0.25, quantity: 3, paid: false, due_date: '2025-12-31T23:59:59.999Z', note: 'back\\slash' },
@@ -48,7 +56,11 @@ export function listConformanceCases(driver: Current): void {
     beforeAll(async () => {
       records = fixtures(scope);
       // A tenant-wide neighbour and a deleted record must stay out of every default list.
-      const deleted = { ...nextVersion(newRecord(scope, invoiceFields({ number: 'INV-DEL', amount: 30 }))), deletedAt: '2026-05-01T00:00:00.000Z', deletedBy: 'x' };
+      const deleted = {
+        ...nextVersion(newRecord(scope, invoiceFields({ number: 'INV-DEL', amount: 30 }))),
+        deletedAt: '2026-05-01T00:00:00.000Z',
+        deletedBy: 'x',
+      };
       const neighbour = newRecord({ ...scope, workspaceId: crypto.randomUUID() }, invoiceFields({ number: 'INV-OTHER', amount: 30 }));
       await seed(driver(), invoiceModel, [...records, deleted, neighbour]);
     });
@@ -87,11 +99,21 @@ export function listConformanceCases(driver: Current): void {
 
     it('between is inclusive at both ends', async () => {
       expect(await filtered('amount', 'between', [10, 30])).toEqual(['INV-001', 'INV-002', 'INV-003', 'INV-004', 'INV-007']);
-      expect(await filtered('due_date', 'between', ['2026-01-15T00:00:00.000Z', '2026-02-01T00:00:00.000Z'])).toEqual(['INV-002', 'INV-003', 'INV-007', 'INV-008']);
+      expect(await filtered('due_date', 'between', ['2026-01-15T00:00:00.000Z', '2026-02-01T00:00:00.000Z'])).toEqual([
+        'INV-002',
+        'INV-003',
+        'INV-007',
+        'INV-008',
+      ]);
     });
 
     it('combines filters with AND', async () => {
-      const result = await list({ filters: [{ field: 'amount', operator: 'equals', value: 30 }, { field: 'paid', operator: 'equals', value: true }] });
+      const result = await list({
+        filters: [
+          { field: 'amount', operator: 'equals', value: 30 },
+          { field: 'paid', operator: 'equals', value: true },
+        ],
+      });
       expect(numbersOf(result)).toEqual(['INV-003', 'INV-007']);
       expect(result.total).toBe(2);
     });
@@ -112,7 +134,16 @@ export function listConformanceCases(driver: Current): void {
     });
 
     it('sorts text by code point (upper case before lower case)', async () => {
-      expect(numbersOf(await list({ sort: { field: 'customer_name', direction: 'asc' } }))).toEqual(['INV-001', 'INV-006', 'INV-008', 'INV-005', 'INV-002', 'INV-007', 'INV-003', 'INV-004']);
+      expect(numbersOf(await list({ sort: { field: 'customer_name', direction: 'asc' } }))).toEqual([
+        'INV-001',
+        'INV-006',
+        'INV-008',
+        'INV-005',
+        'INV-002',
+        'INV-007',
+        'INV-003',
+        'INV-004',
+      ]);
     });
 
     it('puts NULLs first ascending and last descending', async () => {

@@ -45,7 +45,11 @@ function context(): GovernedContext {
     workspaces: { [workspaceId]: ['admin'] },
     permissions: ['audit:read', 'audit:restore', 'conformance.bills.read'],
   };
-  return { actor, scope: { workspaceId, cellId: crypto.randomUUID() }, meta: { requestId: 'req-conformance', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' } };
+  return {
+    actor,
+    scope: { workspaceId, cellId: crypto.randomUUID() },
+    meta: { requestId: 'req-conformance', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' },
+  };
 }
 
 const input = { invoiceNumber: 'B-1', amount: 10, email: 'pay@example.com', paymentToken: SECRET };

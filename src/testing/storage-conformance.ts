@@ -163,18 +163,21 @@ function crudCases(driver: Current): void {
   describe('records', () => {
     it('reads back exactly what was inserted, every type included', async () => {
       const scope = freshScope();
-      const record = newRecord(scope, invoiceFields({
-        number: 'Ünïcødé 🧾 "quoted" \'single\' % _ \\',
-        amount: -1234.5678,
-        quantity: 9007199254740991,
-        paid: true,
-        due_date: '2026-03-01T12:30:45.123Z',
-        customer_id: '0b6c1f3e-9a51-4a8e-8a0c-2f0e4b8f9d11',
-        email: 'a@example.com',
-        lines: [{ sku: 'A', qty: 2 }, 'x', 3, null, true],
-        details: { nested: { deep: [1, 2, { ok: false }] }, emoji: '✓' },
-        note: '',
-      }));
+      const record = newRecord(
+        scope,
+        invoiceFields({
+          number: 'Ünïcødé 🧾 "quoted" \'single\' % _ \\',
+          amount: -1234.5678,
+          quantity: 9007199254740991,
+          paid: true,
+          due_date: '2026-03-01T12:30:45.123Z',
+          customer_id: '0b6c1f3e-9a51-4a8e-8a0c-2f0e4b8f9d11',
+          email: 'a@example.com',
+          lines: [{ sku: 'A', qty: 2 }, 'x', 3, null, true],
+          details: { nested: { deep: [1, 2, { ok: false }] }, emoji: '✓' },
+          note: '',
+        }),
+      );
       await seed(driver(), invoiceModel, [record]);
       expect(await driver().get(invoiceModel, scope, record.id)).toEqual(record);
     });
@@ -210,9 +213,7 @@ function crudCases(driver: Current): void {
 
       const stale = await driver().transaction((session) => session.update(invoiceModel, nextVersion(v1, { amount: 8 }), 1));
       expect(stale).toBeNull();
-      const otherScope = await driver().transaction((session) =>
-        session.update(invoiceModel, { ...nextVersion(v2), workspaceId: crypto.randomUUID() }, 2),
-      );
+      const otherScope = await driver().transaction((session) => session.update(invoiceModel, { ...nextVersion(v2), workspaceId: crypto.randomUUID() }, 2));
       expect(otherScope).toBeNull();
       const missing = await driver().transaction((session) => session.update(invoiceModel, { ...nextVersion(v2), id: crypto.randomUUID() }, 2));
       expect(missing).toBeNull();
@@ -246,7 +247,15 @@ function transactionCases(driver: Current): void {
         await session.insert(invoiceModel, record);
         await session.putVersionState(invoiceModel, record);
         await session.appendAudit(auditFor(record));
-        await session.putIdempotency({ tenantId: scope.tenantId, actorId: 'a', key: 'k', requestHash: 'h', status: 201, body: '{}', createdAt: record.createdAt });
+        await session.putIdempotency({
+          tenantId: scope.tenantId,
+          actorId: 'a',
+          key: 'k',
+          requestHash: 'h',
+          status: 201,
+          body: '{}',
+          createdAt: record.createdAt,
+        });
         expect(await session.get(invoiceModel, scope, record.id)).toEqual(record);
         throw failure;
       });
@@ -349,7 +358,13 @@ function auditCases(driver: Current): void {
       const seen: string[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < 10; page += 1) {
-        const result = await driver().listAudit({ tenantId: scope.tenantId, resourceType: invoiceModel.resourceType, resourceId: record.id, limit: 3, ...(cursor ? { cursor } : {}) });
+        const result = await driver().listAudit({
+          tenantId: scope.tenantId,
+          resourceType: invoiceModel.resourceType,
+          resourceId: record.id,
+          limit: 3,
+          ...(cursor ? { cursor } : {}),
+        });
         seen.push(...result.records.map((r) => r.id));
         if (result.nextCursor === null) break;
         cursor = result.nextCursor;
@@ -379,7 +394,9 @@ function auditCases(driver: Current): void {
 
     it('rejects a malformed cursor with VALIDATION_ERROR', async () => {
       for (const cursor of ['not a cursor', '', '!!!', 'bS4t', 'LTE']) {
-        const error = await driver().listAudit({ tenantId: crypto.randomUUID(), limit: 5, cursor }).catch((caught: unknown) => caught);
+        const error = await driver()
+          .listAudit({ tenantId: crypto.randomUUID(), limit: 5, cursor })
+          .catch((caught: unknown) => caught);
         expect(error, cursor).toBeInstanceOf(CellgateError);
         expect((error as CellgateError).code).toBe('VALIDATION_ERROR');
       }
@@ -408,7 +425,15 @@ function versionAndIdempotencyCases(driver: Current): void {
   describe('idempotency keys', () => {
     it('stores the first answer only, per tenant and actor', async () => {
       const tenantId = crypto.randomUUID();
-      const first = { tenantId, actorId: 'actor-1', key: 'key-1', requestHash: 'h1', status: 201, body: '{"data":{"id":"1"}}', createdAt: '2026-01-01T00:00:00.000Z' };
+      const first = {
+        tenantId,
+        actorId: 'actor-1',
+        key: 'key-1',
+        requestHash: 'h1',
+        status: 201,
+        body: '{"data":{"id":"1"}}',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      };
       expect(await driver().transaction((session) => session.putIdempotency(first))).toBe(true);
       expect(await driver().transaction((session) => session.putIdempotency({ ...first, requestHash: 'h2', body: '{}' }))).toBe(false);
       expect(await driver().getIdempotency(tenantId, 'actor-1', 'key-1')).toEqual(first);
@@ -419,19 +444,47 @@ function versionAndIdempotencyCases(driver: Current): void {
 
     it('takes over a key whose record expired, and keeps one that has not', async () => {
       const tenantId = crypto.randomUUID();
-      const first = { tenantId, actorId: 'a', key: 'k', requestHash: 'h1', status: 201, body: '{"id":"1","version":1}', createdAt: '2001-01-01T00:00:00.000Z', expiresAt: '2001-01-02T00:00:00.000Z' };
+      const first = {
+        tenantId,
+        actorId: 'a',
+        key: 'k',
+        requestHash: 'h1',
+        status: 201,
+        body: '{"id":"1","version":1}',
+        createdAt: '2001-01-01T00:00:00.000Z',
+        expiresAt: '2001-01-02T00:00:00.000Z',
+      };
       expect(await driver().transaction((session) => session.putIdempotency(first))).toBe(true);
       expect(await driver().getIdempotency(tenantId, 'a', 'k')).toEqual(first);
       // Still live at the new record's time: refused.
-      expect(await driver().transaction((session) => session.putIdempotency({ ...first, requestHash: 'h2', createdAt: '2001-01-01T12:00:00.000Z', expiresAt: '2001-01-02T12:00:00.000Z' }))).toBe(false);
-      const second = { ...first, requestHash: 'h3', body: '{"id":"2","version":1}', createdAt: '2001-01-02T00:00:00.000Z', expiresAt: '2001-01-03T00:00:00.000Z' };
+      expect(
+        await driver().transaction((session) =>
+          session.putIdempotency({ ...first, requestHash: 'h2', createdAt: '2001-01-01T12:00:00.000Z', expiresAt: '2001-01-02T12:00:00.000Z' }),
+        ),
+      ).toBe(false);
+      const second = {
+        ...first,
+        requestHash: 'h3',
+        body: '{"id":"2","version":1}',
+        createdAt: '2001-01-02T00:00:00.000Z',
+        expiresAt: '2001-01-03T00:00:00.000Z',
+      };
       expect(await driver().transaction((session) => session.putIdempotency(second))).toBe(true);
       expect(await driver().getIdempotency(tenantId, 'a', 'k')).toEqual(second);
     });
 
     it('sweeps expired keys in bounded batches and keeps live ones', async () => {
       const tenantId = crypto.randomUUID();
-      const entry = (key: string, expiresAt: string) => ({ tenantId, actorId: 'a', key, requestHash: 'h', status: 201, body: '{}', createdAt: '1990-01-01T00:00:00.000Z', expiresAt });
+      const entry = (key: string, expiresAt: string) => ({
+        tenantId,
+        actorId: 'a',
+        key,
+        requestHash: 'h',
+        status: 201,
+        body: '{}',
+        createdAt: '1990-01-01T00:00:00.000Z',
+        expiresAt,
+      });
       const expired = ['e1', 'e2', 'e3', 'e4', 'e5'].map((key) => entry(key, '1990-01-02T00:00:00.000Z'));
       const live = entry('live', '2999-01-01T00:00:00.000Z');
       await driver().transaction(async (session) => {

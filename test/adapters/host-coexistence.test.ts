@@ -28,7 +28,9 @@ async function track(server: Promise<AdapterServer>): Promise<string> {
   return started.url;
 }
 
-const entityBody = JSON.stringify({ entity: { key: 'customer', name: 'Customer', pluralName: 'Customers', fields: [{ key: 'name', type: 'string', name: 'Name' }] } });
+const entityBody = JSON.stringify({
+  entity: { key: 'customer', name: 'Customer', pluralName: 'Customers', fields: [{ key: 'name', type: 'string', name: 'Name' }] },
+});
 const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 /** A manifest body of about `bytes` bytes (valid JSON, an invalid manifest: the answer is 200). */
 const bigBody = (bytes: number) => JSON.stringify({ manifest: { pad: 'x'.repeat(bytes) } });
@@ -63,7 +65,7 @@ describe('Express with express.json() in front of toExpress', () => {
 
   it("leaves the host's own paths to Express's error handling and parsing", async () => {
     const url = await start();
-    expect((await post(`${url}/host/echo`, '{"a":1}').then((r) => r.json()))).toEqual({ host: { a: 1 } });
+    expect(await post(`${url}/host/echo`, '{"a":1}').then((r) => r.json())).toEqual({ host: { a: 1 } });
     const bad = await post(`${url}/host/echo`, '{"a": ');
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toMatch(/text\/html/);
@@ -138,7 +140,7 @@ describe('Hono with a body-reading middleware before toHono', () => {
     expect(await response.json()).toMatchObject({ valid: true });
   });
 
-  it("an adapter failure reaches app.onError; without one, Hono answers the envelope 500", async () => {
+  it('an adapter failure reaches app.onError; without one, Hono answers the envelope 500', async () => {
     const broken = composeHandlers({ match: () => Promise.reject(new Error('broken handler')) });
     const seen: unknown[] = [];
     const url = await start(broken, (error) => seen.push(error));

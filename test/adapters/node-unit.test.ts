@@ -18,9 +18,7 @@ afterEach(async () => {
 
 async function serve(handler: FetchHandler, options: NodeAdapterOptions = {}, withNext = false): Promise<string> {
   const adapter = toNodeHandler(handler, options);
-  const server = await listen(
-    createServer((req, res) => (withNext ? adapter(req, res, () => res.writeHead(418).end('next')) : adapter(req, res))),
-  );
+  const server = await listen(createServer((req, res) => (withNext ? adapter(req, res, () => res.writeHead(418).end('next')) : adapter(req, res))));
   servers.push(server);
   return server.url;
 }
@@ -71,7 +69,12 @@ describe('toNodeHandler', () => {
     );
     const response = await fetch(`${url}/json`, {
       method: 'POST',
-      headers: [['content-type', 'application/json'], ['accept', 'application/json'], ['x-multi', 'a'], ['x-multi', 'b']],
+      headers: [
+        ['content-type', 'application/json'],
+        ['accept', 'application/json'],
+        ['x-multi', 'a'],
+        ['x-multi', 'b'],
+      ],
       body: '{"n":1}',
     });
     expect(await response.json()).toEqual({
@@ -91,7 +94,10 @@ describe('toNodeHandler', () => {
       createFetchHandler(async (request) => {
         const before = request.bodyUsed;
         const text = await readTextBody(request, 1 << 20);
-        const again = await request.text().then(() => 'read twice', (error: unknown) => (error as Error).name);
+        const again = await request.text().then(
+          () => 'read twice',
+          (error: unknown) => (error as Error).name,
+        );
         return jsonResponse({ before, length: text.length, last: text.at(-1), after: request.bodyUsed, again, hasBody: request.body !== null });
       }),
     );

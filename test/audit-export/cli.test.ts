@@ -27,7 +27,11 @@ function cellgate(args: string[]): Promise<{ code: number | null; out: string; e
   return new Promise((done) => child.once('close', (code) => done({ code, out, err })));
 }
 
-const lines = (text: string): AuditRecord[] => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as AuditRecord);
+const lines = (text: string): AuditRecord[] =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AuditRecord);
 
 describe.skipIf(Boolean(driverSkip('sqlite')))('cellgate audit export (SQLite file)', () => {
   const file = join(dir, 'app.db');
@@ -38,7 +42,10 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('cellgate audit export (SQLite fi
     const storage = sqliteStorage({ filename: file });
     const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
     await storage.migrate([service.model]);
-    const ctx = { actor: { id: crypto.randomUUID(), type: 'user' as const, tenantId, roles: ['admin'], workspaces: {}, permissions: ['audit:read'] }, scope: { workspaceId } };
+    const ctx = {
+      actor: { id: crypto.randomUUID(), type: 'user' as const, tenantId, roles: ['admin'], workspaces: {}, permissions: ['audit:read'] },
+      scope: { workspaceId },
+    };
     for (let index = 0; index < 30; index += 1) {
       const created = await service.create(ctx, { title: `o${index}`, amount: index, cardToken: 'tok_CARD_secret' });
       if (index % 3 === 0) await service.update(ctx, created.data.id, { expectedVersion: 1, amount: index + 1 });
@@ -48,15 +55,52 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('cellgate audit export (SQLite fi
   });
 
   it('writes every record of the range to stdout as NDJSON, oldest first, with no progress line off a terminal', async () => {
-    const run = await cellgate(['audit', 'export', '--from', '2000-01-01', '--to', '2100-01-01T00:00:00Z', '--tenant', tenantId, '--database-url', `sqlite:${file}`]);
+    const run = await cellgate([
+      'audit',
+      'export',
+      '--from',
+      '2000-01-01',
+      '--to',
+      '2100-01-01T00:00:00Z',
+      '--tenant',
+      tenantId,
+      '--database-url',
+      `sqlite:${file}`,
+    ]);
     expect({ code: run.code, err: run.err }).toEqual({ code: 0, err: '' });
     expect(stored).toHaveLength(40);
     expect(lines(run.out)).toEqual(stored);
     expect(run.out).not.toContain('tok_CARD_secret');
     const middle = stored[10]!.occurredAt;
-    const narrowed = await cellgate(['audit', 'export', '--from', middle, '--to', '2100-01-01T00:00:00Z', '--tenant', tenantId, '--resource-type', 'shop.Order@v1', '--database-url', `sqlite:${file}`]);
+    const narrowed = await cellgate([
+      'audit',
+      'export',
+      '--from',
+      middle,
+      '--to',
+      '2100-01-01T00:00:00Z',
+      '--tenant',
+      tenantId,
+      '--resource-type',
+      'shop.Order@v1',
+      '--database-url',
+      `sqlite:${file}`,
+    ]);
     expect(lines(narrowed.out)).toEqual(stored.filter((record) => record.occurredAt >= middle));
-    const other = await cellgate(['audit', 'export', '--from', '2000-01-01', '--to', '2100-01-01', '--tenant', tenantId, '--resource-type', 'x.Other@v1', '--database-url', `sqlite:${file}`]);
+    const other = await cellgate([
+      'audit',
+      'export',
+      '--from',
+      '2000-01-01',
+      '--to',
+      '2100-01-01',
+      '--tenant',
+      tenantId,
+      '--resource-type',
+      'x.Other@v1',
+      '--database-url',
+      `sqlite:${file}`,
+    ]);
     expect({ code: other.code, out: other.out }).toEqual({ code: 0, out: '' });
   }, 120_000);
 

@@ -12,7 +12,11 @@ import { ORDER_DOCUMENT } from '../events/support.ts';
 const NDJSON = { accept: 'application/x-ndjson' };
 const RANGE = 'from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z';
 const orders = (workspaceId: string) => `/v1/workspaces/${workspaceId}/orders`;
-const lines = (text: string): AuditRecord[] => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as AuditRecord);
+const lines = (text: string): AuditRecord[] =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AuditRecord);
 
 /** The memory driver, counting the records its exports read and the iterations that ended. */
 function watched(): { storage: StorageDriver; pulled: () => number; closed: () => number } {
@@ -45,7 +49,10 @@ describe('GET /v1/audit as NDJSON (node server on 127.0.0.1)', () => {
     server = await serve(handler);
     tokens = await cast();
     for (let index = 0; index < 4; index += 1) {
-      const answer = await send(server.url, 'POST', orders(index % 2 === 0 ? ids.ws : ids.otherWs), { token: tokens.admin, body: { title: `o${index}`, amount: index, cardToken: 'tok_CARD_secret' } });
+      const answer = await send(server.url, 'POST', orders(index % 2 === 0 ? ids.ws : ids.otherWs), {
+        token: tokens.admin,
+        body: { title: `o${index}`, amount: index, cardToken: 'tok_CARD_secret' },
+      });
       expect(answer.status).toBe(201);
     }
     await send(server.url, 'POST', orders(ids.ws), { token: tokens.otherTenant, body: { title: 'x', amount: 1 } });
@@ -68,7 +75,10 @@ describe('GET /v1/audit as NDJSON (node server on 127.0.0.1)', () => {
     expect((await send(server.url, 'GET', `/v1/audit?from=2000-01-01T00:00:00Z&to=${first}`, { token: tokens.admin, headers: NDJSON })).text).toBe('');
     const typed = await send(server.url, 'GET', `/v1/audit?${RANGE}&resourceType=other.Thing@v1`, { token: tokens.admin, headers: NDJSON });
     expect({ status: typed.status, text: typed.text }).toEqual({ status: 200, text: '' });
-    const ours = await send(server.url, 'GET', `/v1/audit?${RANGE}&resourceType=shop.Order@v1&workspaceId=${ids.otherWs}`, { token: tokens.admin, headers: NDJSON });
+    const ours = await send(server.url, 'GET', `/v1/audit?${RANGE}&resourceType=shop.Order@v1&workspaceId=${ids.otherWs}`, {
+      token: tokens.admin,
+      headers: NDJSON,
+    });
     expect(lines(ours.text).map((record) => record.workspaceId)).toEqual([ids.otherWs, ids.otherWs]);
   });
 
@@ -108,7 +118,10 @@ describe('GET /v1/audit as NDJSON (node server on 127.0.0.1)', () => {
     expect(page.status).toBe(200);
     expect(page.body.data).toHaveLength(2);
     expect(page.body.meta.nextCursor).toEqual(expect.any(String));
-    const preferred = await send(server.url, 'GET', '/v1/audit?limit=1', { token: tokens.admin, headers: { accept: 'application/json, application/x-ndjson;q=0.5' } });
+    const preferred = await send(server.url, 'GET', '/v1/audit?limit=1', {
+      token: tokens.admin,
+      headers: { accept: 'application/json, application/x-ndjson;q=0.5' },
+    });
     expect(preferred.body.data).toHaveLength(1);
     expectError(await send(server.url, 'GET', `/v1/audit?${RANGE}`, { token: tokens.admin }), 400, 'VALIDATION_ERROR');
   });
@@ -128,10 +141,28 @@ describe('GET /v1/audit as NDJSON (node server on 127.0.0.1)', () => {
     await store.storage.transaction(async (session) => {
       for (let index = 0; index < 20_000; index += 1) {
         await session.appendAudit({
-          id: crypto.randomUUID(), tenantId, workspaceId: ids.ws, cellId: null, actorId: ids.admin, actorType: 'user', eventType: 'entity.updated',
-          resourceType: 'shop.Order@v1', resourceId: crypto.randomUUID(), resourceVersion: 2, baseVersion: 1, occurredAt: new Date(base + index).toISOString(),
-          requestId: null, traceId: null, ip: null, userAgent: null, changeKind: 'diff', diff: [{ op: 'replace', path: '/title', value: 'x'.repeat(400) }],
-          snapshot: null, redactionApplied: false, tags: null, reason: null,
+          id: crypto.randomUUID(),
+          tenantId,
+          workspaceId: ids.ws,
+          cellId: null,
+          actorId: ids.admin,
+          actorType: 'user',
+          eventType: 'entity.updated',
+          resourceType: 'shop.Order@v1',
+          resourceId: crypto.randomUUID(),
+          resourceVersion: 2,
+          baseVersion: 1,
+          occurredAt: new Date(base + index).toISOString(),
+          requestId: null,
+          traceId: null,
+          ip: null,
+          userAgent: null,
+          changeKind: 'diff',
+          diff: [{ op: 'replace', path: '/title', value: 'x'.repeat(400) }],
+          snapshot: null,
+          redactionApplied: false,
+          tags: null,
+          reason: null,
         });
       }
     });

@@ -44,7 +44,11 @@ const primitives = Buffer.from(await (await handler(new Request('http://x/api/pr
 const records: Array<{ id: string; etag: string }> = [];
 for (let i = 0; i < 64; i++) {
   const created = await handler(
-    new Request(`http://x${governed.collection}`, { method: 'POST', headers: { ...governed.auth, 'content-type': 'application/json' }, body: '{"title":"bench"}' }),
+    new Request(`http://x${governed.collection}`, {
+      method: 'POST',
+      headers: { ...governed.auth, 'content-type': 'application/json' },
+      body: '{"title":"bench"}',
+    }),
   );
   records.push({ id: ((await created.json()) as { data: { id: string } }).data.id, etag: created.headers.get('etag')! });
 }
@@ -71,7 +75,11 @@ async function patchNatively(
 }
 
 /** Headers of a native PATCH answer. */
-const patchHeaders = (answer: { etag: string; correlationId: string }) => ({ 'content-type': JSON_TYPE, etag: answer.etag, 'x-correlation-id': answer.correlationId });
+const patchHeaders = (answer: { etag: string; correlationId: string }) => ({
+  'content-type': JSON_TYPE,
+  etag: answer.etag,
+  'x-correlation-id': answer.correlationId,
+});
 
 async function listen(listener: RequestListener): Promise<string> {
   const server = createServer(listener);

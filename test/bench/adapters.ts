@@ -21,7 +21,6 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { autocannon, cpuSeconds, median } from './load-support.ts';
 
-
 const root = resolve(import.meta.dirname, '../..');
 const duration = Number(process.argv[2] ?? 3);
 const connections = Number(process.argv[3] ?? 16);
@@ -39,12 +38,22 @@ interface Server {
 
 // Inside the repository so the bundle resolves the installed packages (node_modules is ignored by git).
 const bundle = join(root, 'node_modules/.cache/cellgate-bench/adapters-server.mjs');
-execFileSync(join(root, 'node_modules/.bin/esbuild'), [
-  'test/bench/adapters-server.ts', '--bundle', '--platform=node', '--format=esm', '--packages=external',
-  `--outfile=${bundle}`, '--log-level=error', '--tsconfig=tsconfig.json',
-  // Bundled code that still `require`s (CommonJS dependencies of our sources) gets a require().
-  "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-], { cwd: root });
+execFileSync(
+  join(root, 'node_modules/.bin/esbuild'),
+  [
+    'test/bench/adapters-server.ts',
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--packages=external',
+    `--outfile=${bundle}`,
+    '--log-level=error',
+    '--tsconfig=tsconfig.json',
+    // Bundled code that still `require`s (CommonJS dependencies of our sources) gets a require().
+    "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  ],
+  { cwd: root },
+);
 
 /**
  * Builds `next-app/` (a production `next build`) unless its build is newer than everything it
@@ -57,10 +66,17 @@ function buildNextBenchApp(): void {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) return 0;
     if (!stat.isDirectory()) return stat.mtimeMs;
-    return Math.max(0, ...readdirSync(path).filter((name) => name !== '.next' && name !== 'node_modules').map((name) => newest(join(path, name))));
+    return Math.max(
+      0,
+      ...readdirSync(path)
+        .filter((name) => name !== '.next' && name !== 'node_modules')
+        .map((name) => newest(join(path, name))),
+    );
   };
-  const run = (args: string[], cwd: string) => execFileSync(process.execPath, args, { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (newest(join(root, 'dist')) < Math.max(newest(join(root, 'src')), newest(join(root, 'adapters')))) run([join(root, 'node_modules/tsup/dist/cli-default.js')], root);
+  const run = (args: string[], cwd: string) =>
+    execFileSync(process.execPath, args, { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (newest(join(root, 'dist')) < Math.max(newest(join(root, 'src')), newest(join(root, 'adapters'))))
+    run([join(root, 'node_modules/tsup/dist/cli-default.js')], root);
   if (newest(join(dir, '.next/BUILD_ID')) >= Math.max(newest(dir), newest(join(root, 'dist')))) return;
   run([join(root, 'node_modules/next/dist/bin/next'), 'build'], dir);
   // Next leaves an editor typing file pointing into .next/; the repository's typecheck does not want it.

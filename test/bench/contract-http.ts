@@ -62,7 +62,11 @@ try {
     const crm = await (await fetch(`${host.url}/api/examples/crm-manifest`)).json();
     const body = JSON.stringify({ manifest: crm });
     // Same bytes on both sides, or the comparison means nothing.
-    const answers = await Promise.all([host.url, floor.url, fetchFloor.url].map((u) => fetch(`${u}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text())));
+    const answers = await Promise.all(
+      [host.url, floor.url, fetchFloor.url].map((u) =>
+        fetch(`${u}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text()),
+      ),
+    );
     if (new Set(answers).size !== 1) throw new Error(`validate answers differ:\n${answers.join('\n')}`);
 
     const cases = [
@@ -86,7 +90,9 @@ try {
       const rawCpu = await cpuPerRequest(floor.child.pid!, floor.url, request, rate);
       const fetchCpu = await cpuPerRequest(fetchFloor.child.pid!, fetchFloor.url, request, rate);
       const ourCpu = await cpuPerRequest(host.child.pid!, host.url, request, rate);
-      cpuRows.push(`| ${name} | ${rate} | ${ourCpu.toFixed(0)} µs | ${rawCpu.toFixed(0)} µs | ${(rawCpu / ourCpu).toFixed(2)} | ${fetchCpu.toFixed(0)} µs | ${(fetchCpu / ourCpu).toFixed(2)} |`);
+      cpuRows.push(
+        `| ${name} | ${rate} | ${ourCpu.toFixed(0)} µs | ${rawCpu.toFixed(0)} µs | ${(rawCpu / ourCpu).toFixed(2)} | ${fetchCpu.toFixed(0)} µs | ${(fetchCpu / ourCpu).toFixed(2)} |`,
+      );
       rows.push(
         `| ${name} | ${median(ours.map((f) => f.rps)).toFixed(0)} | ${median(ours.map((f) => f.p99))} ms | ${median(raw.map((f) => f.rps)).toFixed(0)} | ${median(raw.map((f) => f.p99))} ms | ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')}) | ${errors} |`,
       );

@@ -19,7 +19,12 @@ if (!server.ok) report(`postgres skipped: ${server.skip}`);
 const entity = (tier: 'tier-2' | 'tier-3', name: string) =>
   defineEntity({
     $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
-    name, key: `bench.${name.toLowerCase()}`, version: '1.0.0', description: 'Bench entity', scope: 'workspace-shared', governance_tier: tier,
+    name,
+    key: `bench.${name.toLowerCase()}`,
+    version: '1.0.0',
+    description: 'Bench entity',
+    scope: 'workspace-shared',
+    governance_tier: tier,
     permissions: { view: ['admin'], edit: ['admin'], admin: ['admin'] },
     fields: { title: { type: 'string' }, amount: { type: 'number' } },
   });
@@ -42,19 +47,25 @@ describe.skipIf(!server.ok)('events on postgres', async () => {
   await storage.migrate([emitting.model, silent.model]);
 
   const ctx = context();
-  const subjects = await Promise.all([emitting, silent].map(async (service) => ({ service, id: (await service.create(ctx, { title: 't', amount: 0 })).data.id, version: 1 })));
+  const subjects = await Promise.all(
+    [emitting, silent].map(async (service) => ({ service, id: (await service.create(ctx, { title: 't', amount: 0 })).data.id, version: 1 })),
+  );
   const patch = (subject: (typeof subjects)[number]) => async () => {
     subject.version = (await subject.service.update(ctx, subject.id, { expectedVersion: subject.version, amount: subject.version })).meta.version;
   };
   const pair = await timingPair(patch(subjects[0]!), patch(subjects[1]!), 300);
-  report(`PATCH p50 (alternately): tier-2 with event ${pair.a.toFixed(3)} ms, tier-3 without ${pair.b.toFixed(3)} ms, emitting reaches ${(pair.b / pair.a).toFixed(2)} of the audit-only write`);
+  report(
+    `PATCH p50 (alternately): tier-2 with event ${pair.a.toFixed(3)} ms, tier-3 without ${pair.b.toFixed(3)} ms, emitting reaches ${(pair.b / pair.a).toFixed(2)} of the audit-only write`,
+  );
 
   async function throughput(tenants: string[]): Promise<number> {
     const started = performance.now();
-    await Promise.all(tenants.map(async (tenant) => {
-      const writer = context(tenant);
-      for (let index = 0; index < 50; index += 1) await emitting.create(writer, { title: 'c', amount: index });
-    }));
+    await Promise.all(
+      tenants.map(async (tenant) => {
+        const writer = context(tenant);
+        for (let index = 0; index < 50; index += 1) await emitting.create(writer, { title: 'c', amount: index });
+      }),
+    );
     return (tenants.length * 50) / ((performance.now() - started) / 1000);
   }
   const one = crypto.randomUUID();

@@ -17,7 +17,14 @@ import { afterAll, beforeAll, bench, describe } from 'vitest';
 const secret = 'bench-secret-bench-secret-bench-secret-00';
 const tenant = '11111111-1111-4111-8111-111111111111';
 const ws = '33333333-3333-4333-8333-333333333333';
-const actor: Actor = { id: '77777777-7777-4777-8777-777777777777', type: 'user', tenantId: tenant, roles: ['admin'], workspaces: {}, permissions: ['audit:read', 'audit:restore'] };
+const actor: Actor = {
+  id: '77777777-7777-4777-8777-777777777777',
+  type: 'user',
+  tenantId: tenant,
+  roles: ['admin'],
+  workspaces: {},
+  permissions: ['audit:read', 'audit:restore'],
+};
 const entity = JSON.parse(readFileSync(new URL('../../examples/entities/customer.entity.json', import.meta.url), 'utf8')) as never;
 const body = JSON.stringify({ name: 'Acme', email: 'a@acme.example', status: 'lead', annualRevenue: 1 });
 const collection = `/v1/workspaces/${ws}/customers`;
@@ -43,7 +50,9 @@ beforeAll(async () => {
   jwtApi = createGovernedApi({ storage: memoryStorage(), auth: { secret }, resources: [entity] });
   await jwtApi.migrate();
   ({ server, url } = await listen(jwtApi));
-  const created = (await (await fetch(`${url}${collection}`, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } })).json()) as { data: { id: string } };
+  const created = (await (
+    await fetch(`${url}${collection}`, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } })
+  ).json()) as { data: { id: string } };
   patchUrl = `${url}${collection}/${created.data.id}`;
   itemPath = `${collection}/${created.data.id}`;
   plainApi = createGovernedApi({ storage: memoryStorage(), auth: async () => actor, resources: [entity] });
@@ -65,20 +74,40 @@ const options = { time: 2000, warmupTime: 500, warmupIterations: 50 };
 const headers = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
 describe('governed over HTTP (memory) vs GET /health on the same server', () => {
-  bench('GET /health (floor)', async () => {
-    await (await fetch(`${url}/health`)).arrayBuffer();
-  }, options);
-  bench('POST create', async () => {
-    await (await fetch(`${url}${collection}`, { method: 'POST', body, headers: headers() })).arrayBuffer();
-  }, options);
-  bench('PATCH', async () => {
-    const response = await fetch(patchUrl, { method: 'PATCH', body: JSON.stringify({ expectedVersion: version, annualRevenue: version }), headers: headers() });
-    if (response.status === 200) version += 1;
-    await response.arrayBuffer();
-  }, options);
-  bench('GET item', async () => {
-    await (await fetch(patchUrl, { headers: headers() })).arrayBuffer();
-  }, options);
+  bench(
+    'GET /health (floor)',
+    async () => {
+      await (await fetch(`${url}/health`)).arrayBuffer();
+    },
+    options,
+  );
+  bench(
+    'POST create',
+    async () => {
+      await (await fetch(`${url}${collection}`, { method: 'POST', body, headers: headers() })).arrayBuffer();
+    },
+    options,
+  );
+  bench(
+    'PATCH',
+    async () => {
+      const response = await fetch(patchUrl, {
+        method: 'PATCH',
+        body: JSON.stringify({ expectedVersion: version, annualRevenue: version }),
+        headers: headers(),
+      });
+      if (response.status === 200) version += 1;
+      await response.arrayBuffer();
+    },
+    options,
+  );
+  bench(
+    'GET item',
+    async () => {
+      await (await fetch(patchUrl, { headers: headers() })).arrayBuffer();
+    },
+    options,
+  );
 });
 
 /** Median of a list of durations. */
@@ -93,7 +122,11 @@ async function interleavedRatios(rounds = 400): Promise<void> {
     'GET /health': () => fetch(`${url}/health`),
     'POST create': () => fetch(`${url}${collection}`, { method: 'POST', body, headers: headers() }),
     PATCH: async () => {
-      const response = await fetch(patchUrl, { method: 'PATCH', body: JSON.stringify({ expectedVersion: version, annualRevenue: version }), headers: headers() });
+      const response = await fetch(patchUrl, {
+        method: 'PATCH',
+        body: JSON.stringify({ expectedVersion: version, annualRevenue: version }),
+        headers: headers(),
+      });
       if (response.status === 200) version += 1;
       return response;
     },
@@ -118,19 +151,31 @@ async function interleavedRatios(rounds = 400): Promise<void> {
     await jwtApi(new Request(`http://h${itemPath}`, { headers: { authorization: `Bearer ${token}` } }));
     jwt.push(performance.now() - start);
   }
-  process.stdout.write(`[governed-http] JWT HS256 verification: median ${(median(jwt) - median(plain)).toFixed(3)} ms per request (GET item in process ${median(jwt).toFixed(3)} ms vs ${median(plain).toFixed(3)} ms without JWT)\n`);
+  process.stdout.write(
+    `[governed-http] JWT HS256 verification: median ${(median(jwt) - median(plain)).toFixed(3)} ms per request (GET item in process ${median(jwt).toFixed(3)} ms vs ${median(plain).toFixed(3)} ms without JWT)\n`,
+  );
   const floor = median(times['GET /health']!);
   for (const [name, values] of Object.entries(times)) {
     const m = median(values);
-    process.stdout.write(`[governed-http] ${name.padEnd(12)} median ${m.toFixed(3)} ms  ${(1000 / m).toFixed(0)} req/s  ratio to /health ${(floor / m).toFixed(2)}\n`);
+    process.stdout.write(
+      `[governed-http] ${name.padEnd(12)} median ${m.toFixed(3)} ms  ${(1000 / m).toFixed(0)} req/s  ratio to /health ${(floor / m).toFixed(2)}\n`,
+    );
   }
 }
 
 describe('JWT verification cost (in process, GET item)', () => {
-  bench('auth function, no JWT (floor)', async () => {
-    await plainApi(new Request(`http://h${plainItem}`));
-  }, options);
-  bench('HS256 JWT verified per request', async () => {
-    await jwtApi(new Request(`http://h${itemPath}`, { headers: { authorization: `Bearer ${token}` } }));
-  }, options);
+  bench(
+    'auth function, no JWT (floor)',
+    async () => {
+      await plainApi(new Request(`http://h${plainItem}`));
+    },
+    options,
+  );
+  bench(
+    'HS256 JWT verified per request',
+    async () => {
+      await jwtApi(new Request(`http://h${itemPath}`, { headers: { authorization: `Bearer ${token}` } }));
+    },
+    options,
+  );
 });

@@ -22,9 +22,15 @@ const page = (scope: typeof largeScope, count: CountMethod): ListQuery => ({ ...
 async function measure(label: string, driver: StorageDriver): Promise<void> {
   for (const count of ['estimated', 'exact'] as const) {
     const large = await driver.list(benchModel, page(largeScope, count));
-    const { a, b } = await timingPair(() => driver.list(benchModel, page(largeScope, count)), () => driver.list(benchModel, page(smallScope, count)), 100);
+    const { a, b } = await timingPair(
+      () => driver.list(benchModel, page(largeScope, count)),
+      () => driver.list(benchModel, page(smallScope, count)),
+      100,
+    );
     const target = count === 'estimated' ? ` (target <= 3, ${a / b <= 3 ? 'met' : 'NOT met'})` : '';
-    report(`${label} page 1, count=${count}: ${LARGE_ROWS} rows p50 ${a.toFixed(2)} ms (total ${large.total}, ${large.count}), ${SMALL_ROWS} rows p50 ${b.toFixed(2)} ms, ratio ${(a / b).toFixed(2)}${target}`);
+    report(
+      `${label} page 1, count=${count}: ${LARGE_ROWS} rows p50 ${a.toFixed(2)} ms (total ${large.total}, ${large.count}), ${SMALL_ROWS} rows p50 ${b.toFixed(2)} ms, ratio ${(a / b).toFixed(2)}${target}`,
+    );
   }
 }
 
@@ -37,7 +43,10 @@ await sqlite.migrate([benchModel]);
 {
   const raw = new Database(join(dir, 'bench.db'));
   const started = performance.now();
-  for (const [scope, rows, offset] of [[largeScope, LARGE_ROWS, 0], [smallScope, SMALL_ROWS, LARGE_ROWS]] as const) {
+  for (const [scope, rows, offset] of [
+    [largeScope, LARGE_ROWS, 0],
+    [smallScope, SMALL_ROWS, LARGE_ROWS],
+  ] as const) {
     raw.exec(`WITH RECURSIVE n(i) AS (SELECT ${offset + 1} UNION ALL SELECT i + 1 FROM n WHERE i < ${offset + rows})
       INSERT INTO bench_order_v1 (${insertColumns})
       SELECT printf('%08d-0000-4000-8000-%012d', i, i), '${scope.tenantId}', '${scope.workspaceId}', NULL, 1,
@@ -63,12 +72,18 @@ describe('sqlite list page 1 with count=estimated', () => {
 // --- PostgreSQL -------------------------------------------------------------------------------------
 await describePostgresBench('postgres list page 1 with count=estimated', 2, async ({ pool, driver }) => {
   const started = performance.now();
-  for (const [scope, rows, offset] of [[largeScope, LARGE_ROWS, 0], [smallScope, SMALL_ROWS, LARGE_ROWS]] as const) {
-    await pool.query(`INSERT INTO bench_order_v1 (${insertColumns})
+  for (const [scope, rows, offset] of [
+    [largeScope, LARGE_ROWS, 0],
+    [smallScope, SMALL_ROWS, LARGE_ROWS],
+  ] as const) {
+    await pool.query(
+      `INSERT INTO bench_order_v1 (${insertColumns})
       SELECT lpad(i::text, 8, '0') || '-0000-4000-8000-' || lpad(i::text, 12, '0'), $1, $2, NULL, 1,
         timestamptz '2026-01-01T00:00:00Z' + i * interval '1 second', 'u', timestamptz '2026-01-01T00:00:00Z' + i * interval '1 second', 'u',
         (ARRAY['DRAFT', 'SENT', 'PAID', 'OVERDUE'])[i % 4 + 1], ((i * 7919) % 100000) / 100.0, 'customer ' || (i % 1000)
-      FROM generate_series(${offset + 1}::bigint, ${offset + rows}::bigint) AS i`, [scope.tenantId, scope.workspaceId]);
+      FROM generate_series(${offset + 1}::bigint, ${offset + rows}::bigint) AS i`,
+      [scope.tenantId, scope.workspaceId],
+    );
   }
   await pool.query('VACUUM ANALYZE bench_order_v1');
   report(`postgres: inserted ${LARGE_ROWS + SMALL_ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -13,7 +13,11 @@ export const repositoryRoot = resolve(import.meta.dirname, '../..');
 
 /** Starts a TypeScript server script in its own process; resolves once it prints `listening on <url>`. */
 export function startServer(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: repositoryRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((done, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

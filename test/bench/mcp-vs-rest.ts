@@ -90,7 +90,10 @@ async function constructionCosts(): Promise<void> {
     return server;
   });
   await perCall('SDK defaults: tools/list converting 38 zod schemas per call', 100, () =>
-    mcpTools.map((tool) => [z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }), z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' })]),
+    mcpTools.map((tool) => [
+      z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }),
+      z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' }),
+    ]),
   );
 }
 
@@ -124,10 +127,7 @@ async function main(): Promise<void> {
   const restBody = join(dir, 'rest.json');
   const mcpBody = join(dir, 'mcp.json');
   writeFileSync(restBody, JSON.stringify({ manifest }));
-  writeFileSync(
-    mcpBody,
-    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest } } }),
-  );
+  writeFileSync(mcpBody, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest } } }));
   const mcpHeaders = ['-H', 'accept=application/json, text/event-stream'];
   const modernBody = join(dir, 'modern.json');
   writeFileSync(modernBody, JSON.stringify(modernCall(manifest)));
@@ -166,7 +166,9 @@ async function main(): Promise<void> {
   const show = (values: number[]) => values.map((r) => r.toFixed(2)).join(', ');
   ['2025-11-25', '2026-07-28'].forEach((revision, i) => {
     console.log(`\nMCP ${revision} / REST requests per second: median ${median(ratios[i]!).toFixed(2)} (per round: ${show(ratios[i]!)})`);
-    console.log(`REST / MCP ${revision} server CPU per request (load-independent): median ${median(cpuRatios[i]!).toFixed(2)} (per round: ${show(cpuRatios[i]!)})`);
+    console.log(
+      `REST / MCP ${revision} server CPU per request (load-independent): median ${median(cpuRatios[i]!).toFixed(2)} (per round: ${show(cpuRatios[i]!)})`,
+    );
   });
   server.closeAllConnections();
   server.close();

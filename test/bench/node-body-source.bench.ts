@@ -18,14 +18,26 @@ const fastPath = source(new Response(text)) === text;
 console.log(`[node-body-source] node ${process.version}: undici fast path ${fastPath ? 'on' : 'off (the stream path answers)'}`);
 
 describe(`a ${text.length}-byte JSON Response`, () => {
-  bench('floor: new Response(text)', () => {
-    new Response(text);
-  }, options);
+  bench(
+    'floor: new Response(text)',
+    () => {
+      new Response(text);
+    },
+    options,
+  );
   // reason: off where the feature test refuses undici's private state (Node 24); the fallback is then the path.
-  bench.skipIf(!fastPath)('fast path: the source from undici state', () => {
-    source(new Response(text));
-  }, options);
-  bench('fallback: read the body stream', async () => {
-    await readIfComplete(new Response(text).body!.getReader());
-  }, options);
+  bench.skipIf(!fastPath)(
+    'fast path: the source from undici state',
+    () => {
+      source(new Response(text));
+    },
+    options,
+  );
+  bench(
+    'fallback: read the body stream',
+    async () => {
+      await readIfComplete(new Response(text).body!.getReader());
+    },
+    options,
+  );
 });

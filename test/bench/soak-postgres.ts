@@ -26,7 +26,9 @@ const ACTORS = 200;
 const customers = `/v1/workspaces/${WORKSPACE}/customers`;
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((text) => text.startsWith('VmRSS:'))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -157,8 +159,17 @@ if (after.length >= 2) {
   slope = den === 0 ? 0 : (num / den) * 100_000;
 }
 console.log(`[soak] ${done} requests in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(0)} req/s), ${failed} failed fetches`);
-console.log(`[soak] answers: ${[...statuses].sort().map(([label, n]) => `${label}: ${n}`).join(', ')}`);
-console.log(`[soak] RSS first minute (max) ${baseline.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, final ${final.toFixed(1)} MiB: growth ${(((final - baseline) / baseline) * 100).toFixed(1)} % over the first minute`);
+console.log(
+  `[soak] answers: ${[...statuses]
+    .sort()
+    .map(([label, n]) => `${label}: ${n}`)
+    .join(', ')}`,
+);
+console.log(
+  `[soak] RSS first minute (max) ${baseline.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, final ${final.toFixed(1)} MiB: growth ${(((final - baseline) / baseline) * 100).toFixed(1)} % over the first minute`,
+);
 console.log(`[soak] RSS slope after the first minute: ${slope.toFixed(2)} MiB per 100,000 requests`);
 console.log(`[soak] /metrics at the end: ${metricsText.split('\n').filter((line) => line && !line.startsWith('#')).length} series`);
-console.log(`[soak] rows: cellgate_rate_limit ${tableRows.rateLimit} (${ACTORS} actors), cellgate_idempotency ${tableRows.idempotency}, customers ${tableRows.customers}`);
+console.log(
+  `[soak] rows: cellgate_rate_limit ${tableRows.rateLimit} (${ACTORS} actors), cellgate_idempotency ${tableRows.idempotency}, customers ${tableRows.customers}`,
+);

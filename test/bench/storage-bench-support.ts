@@ -34,8 +34,17 @@ export const largeScope: RecordScope = { tenantId: 'bench-tenant', workspaceId: 
 export function patchSubject(): StoredRecord {
   const at = new Date().toISOString();
   return {
-    tenantId: crypto.randomUUID(), workspaceId: 'w', cellId: null, id: crypto.randomUUID(), version: 1,
-    createdAt: at, createdBy: 'u', updatedAt: at, updatedBy: 'u', deletedAt: null, deletedBy: null,
+    tenantId: crypto.randomUUID(),
+    workspaceId: 'w',
+    cellId: null,
+    id: crypto.randomUUID(),
+    version: 1,
+    createdAt: at,
+    createdBy: 'u',
+    updatedAt: at,
+    updatedBy: 'u',
+    deletedAt: null,
+    deletedBy: null,
     fields: { status: 'DRAFT', amount: 1, customer: 'Acme', note: null },
   };
 }
@@ -43,11 +52,28 @@ export function patchSubject(): StoredRecord {
 /** The audit record of one PATCH of `next`. */
 export function patchAudit(next: StoredRecord): AuditRecord {
   return {
-    id: crypto.randomUUID(), tenantId: next.tenantId, workspaceId: next.workspaceId, cellId: next.cellId, actorId: 'u', actorType: 'user',
-    eventType: 'entity.updated', resourceType: benchModel.resourceType, resourceId: next.id, resourceVersion: next.version,
-    baseVersion: next.version - 1, occurredAt: next.updatedAt, requestId: 'r', traceId: null, ip: null, userAgent: null,
-    changeKind: 'diff', diff: [{ op: 'replace', path: '/amount', value: next.fields.amount }], snapshot: null,
-    redactionApplied: true, tags: null, reason: null,
+    id: crypto.randomUUID(),
+    tenantId: next.tenantId,
+    workspaceId: next.workspaceId,
+    cellId: next.cellId,
+    actorId: 'u',
+    actorType: 'user',
+    eventType: 'entity.updated',
+    resourceType: benchModel.resourceType,
+    resourceId: next.id,
+    resourceVersion: next.version,
+    baseVersion: next.version - 1,
+    occurredAt: next.updatedAt,
+    requestId: 'r',
+    traceId: null,
+    ip: null,
+    userAgent: null,
+    changeKind: 'diff',
+    diff: [{ op: 'replace', path: '/amount', value: next.fields.amount }],
+    snapshot: null,
+    redactionApplied: true,
+    tags: null,
+    reason: null,
   };
 }
 
@@ -85,7 +111,11 @@ export async function timing(fn: () => Promise<unknown> | unknown, iterations = 
  * p50 of two operations measured alternately (A, B, A, B, …), so load changes on the machine hit
  * both equally; the ratio `b.p50 / a.p50` is the share of the floor `b` that `a` reaches.
  */
-export async function timingPair(a: () => Promise<unknown> | unknown, b: () => Promise<unknown> | unknown, iterations = 500): Promise<{ a: number; b: number }> {
+export async function timingPair(
+  a: () => Promise<unknown> | unknown,
+  b: () => Promise<unknown> | unknown,
+  iterations = 500,
+): Promise<{ a: number; b: number }> {
   for (let i = 0; i < 10; i += 1) {
     await a();
     await b();
@@ -144,8 +174,14 @@ export async function measureStorage(
   patchByHand: (subject: StoredRecord) => unknown,
   history: AuditQuery,
 ): Promise<void> {
-  const patch = await timingPair(() => patchThroughDriver(driver, subjects.viaDriver), () => patchByHand(subjects.byHand), 1000);
-  report(`${label} PATCH-equivalent (p50, measured alternately): driver ${patch.a.toFixed(3)} ms, same statements by hand ${patch.b.toFixed(3)} ms, driver reaches ${(patch.b / patch.a).toFixed(2)} of the raw floor (target >= 0.5)`);
+  const patch = await timingPair(
+    () => patchThroughDriver(driver, subjects.viaDriver),
+    () => patchByHand(subjects.byHand),
+    1000,
+  );
+  report(
+    `${label} PATCH-equivalent (p50, measured alternately): driver ${patch.a.toFixed(3)} ms, same statements by hand ${patch.b.toFixed(3)} ms, driver reaches ${(patch.b / patch.a).toFixed(2)} of the raw floor (target >= 0.5)`,
+  );
   const list = await timing(() => driver.list(benchModel, largeListQuery), 50);
   report(`${label} list page 1 of ${LARGE_ROWS} rows (status = PAID, sort amount desc, total counted): p50 ${list.p50.toFixed(2)} ms`);
   const page = await timing(() => driver.listAudit(history), 200);

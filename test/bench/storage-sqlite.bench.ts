@@ -12,7 +12,18 @@ import Database from 'better-sqlite3';
 import { bench, describe } from 'vitest';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import {
-  benchModel, historyQuery, LARGE_ROWS, largeListQuery, largeScope, measureStorage, nextState, patchAudit, patchSubject, patchThroughDriver, report, seedHistory,
+  benchModel,
+  historyQuery,
+  LARGE_ROWS,
+  largeListQuery,
+  largeScope,
+  measureStorage,
+  nextState,
+  patchAudit,
+  patchSubject,
+  patchThroughDriver,
+  report,
+  seedHistory,
 } from './storage-bench-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cellgate-bench-sqlite-'));
@@ -36,8 +47,11 @@ const rawGet = raw.prepare('SELECT * FROM bench_order_v1 WHERE id = ? AND tenant
 const rawUpdate = raw.prepare(`UPDATE bench_order_v1 SET tenant_id = ?, workspace_id = ?, cell_id = ?, version = ?, created_at = ?, created_by = ?,
   updated_at = ?, updated_by = ?, deleted_at = ?, deleted_by = ?, status = ?, amount = ?, customer = ?, note = ?
   WHERE id = ? AND version = ? AND tenant_id = ? AND workspace_id = ? AND cell_id IS NULL`);
-const rawVersion = raw.prepare('INSERT INTO cellgate_version_state (resource_type, id, version, tenant_id, workspace_id, cell_id, state) VALUES (?, ?, ?, ?, ?, ?, ?)');
-const rawAudit = raw.prepare(`INSERT INTO cellgate_audit_log (id, tenant_id, workspace_id, cell_id, actor_id, actor_type, event_type, resource_type, resource_id,
+const rawVersion = raw.prepare(
+  'INSERT INTO cellgate_version_state (resource_type, id, version, tenant_id, workspace_id, cell_id, state) VALUES (?, ?, ?, ?, ?, ?, ?)',
+);
+const rawAudit =
+  raw.prepare(`INSERT INTO cellgate_audit_log (id, tenant_id, workspace_id, cell_id, actor_id, actor_type, event_type, resource_type, resource_id,
   resource_version, base_version, occurred_at, request_id, trace_id, ip, user_agent, change_kind, diff, snapshot, redaction_applied, tags, reason)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 const begin = raw.prepare('BEGIN IMMEDIATE');
@@ -49,13 +63,53 @@ function patchByHand(subject: { id: string; tenantId: string; workspaceId: strin
   const current = { ...patchSubject(), id: subject.id, tenantId: subject.tenantId, workspaceId: subject.workspaceId, version: row.version as number };
   const next = nextState(current);
   const f = next.fields;
-  const changed = rawUpdate.run(next.tenantId, next.workspaceId, null, next.version, next.createdAt, 'u', next.updatedAt, 'u', null, null,
-    f.status, f.amount, f.customer, f.note, next.id, current.version, next.tenantId, next.workspaceId).changes;
+  const changed = rawUpdate.run(
+    next.tenantId,
+    next.workspaceId,
+    null,
+    next.version,
+    next.createdAt,
+    'u',
+    next.updatedAt,
+    'u',
+    null,
+    null,
+    f.status,
+    f.amount,
+    f.customer,
+    f.note,
+    next.id,
+    current.version,
+    next.tenantId,
+    next.workspaceId,
+  ).changes;
   if (changed !== 1) throw new Error('raw conflict');
   rawVersion.run(benchModel.resourceType, next.id, next.version, next.tenantId, next.workspaceId, null, JSON.stringify(next));
   const a = patchAudit(next);
-  rawAudit.run(a.id, a.tenantId, a.workspaceId, a.cellId, a.actorId, a.actorType, a.eventType, a.resourceType, a.resourceId, a.resourceVersion,
-    a.baseVersion, a.occurredAt, a.requestId, a.traceId, a.ip, a.userAgent, a.changeKind, JSON.stringify(a.diff), null, 1, null, null);
+  rawAudit.run(
+    a.id,
+    a.tenantId,
+    a.workspaceId,
+    a.cellId,
+    a.actorId,
+    a.actorType,
+    a.eventType,
+    a.resourceType,
+    a.resourceId,
+    a.resourceVersion,
+    a.baseVersion,
+    a.occurredAt,
+    a.requestId,
+    a.traceId,
+    a.ip,
+    a.userAgent,
+    a.changeKind,
+    JSON.stringify(a.diff),
+    null,
+    1,
+    null,
+    null,
+  );
   commit.run();
 }
 

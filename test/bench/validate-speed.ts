@@ -93,9 +93,13 @@ async function load(url: string, duration: number, overallRate?: number, target:
 
 /** The structured result of a `tools/call` answer (JSON, or the one event of an SSE answer). */
 async function toolResult(url: string, target: Target): Promise<unknown> {
-  const response = await fetch(`${url}${target.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: target.body });
+  const response = await fetch(`${url}${target.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: target.body,
+  });
   const text = await response.text();
-  const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1] ?? text;
+  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
   return (JSON.parse(json) as { result?: { structuredContent?: unknown } }).result?.structuredContent;
 }
 
@@ -103,7 +107,11 @@ async function overHttp(duration: number, rounds: number): Promise<string> {
   const host = await startServer(['examples/reference-host/main.ts'], { PORT: '0', DATABASE_URL: 'memory:' });
   const floor = await startServer(['test/bench/validate-speed.ts', 'floor']);
   try {
-    const answers = await Promise.all([host.url, floor.url].map((url) => fetch(`${url}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text())));
+    const answers = await Promise.all(
+      [host.url, floor.url].map((url) =>
+        fetch(`${url}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text()),
+      ),
+    );
     if (answers[0] !== answers[1]) throw new Error(`answers differ:\n${answers.join('\n')}`);
     for (const target of [MCP_2025, MCP_2026]) {
       const structured = JSON.stringify(await toolResult(host.url, target));

@@ -19,14 +19,26 @@ for (const [name, manifest] of Object.entries(documents)) {
   if (!validateManifest(manifest).valid) throw new Error(`${name} must be valid`);
   const text = JSON.stringify(manifest);
   describe(name, () => {
-    bench('floor: JSON.parse(text)', () => {
-      JSON.parse(text);
-    }, options);
-    bench('validateManifest(m)', () => {
-      validateManifest(manifest);
-    }, options);
-    bench('normalizeManifest(m)', () => {
-      normalizeManifest(manifest);
-    }, options);
+    bench(
+      'floor: JSON.parse(text)',
+      () => {
+        JSON.parse(text);
+      },
+      options,
+    );
+    bench(
+      'validateManifest(m)',
+      () => {
+        validateManifest(manifest);
+      },
+      options,
+    );
+    bench(
+      'normalizeManifest(m)',
+      () => {
+        normalizeManifest(manifest);
+      },
+      options,
+    );
   });
 }

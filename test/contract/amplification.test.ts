@@ -134,7 +134,10 @@ describe('guidance requests: capped arrays and text, 400 in the envelope', () =>
   });
 
   it('explain-errors with 20,000 errors → 400; with the most allowed, as many explanations', async () => {
-    const { status, body } = await timedPost('/api/guidance/explain-errors', `{"errors":${emptyObjects(20_000).replaceAll('{}', '{"field":"kind","message":"Required"}')}}`);
+    const { status, body } = await timedPost(
+      '/api/guidance/explain-errors',
+      `{"errors":${emptyObjects(20_000).replaceAll('{}', '{"field":"kind","message":"Required"}')}}`,
+    );
     expect(status).toBe(400);
     expect(body.details.fields).toEqual([{ path: 'errors', message: `Array must contain at most ${MAX_EXPLAINED_ERRORS} element(s)` }]);
     const errors = Array.from({ length: MAX_EXPLAINED_ERRORS }, () => ({ field: 'kind', message: 'Required' }));

@@ -17,7 +17,12 @@ const posts: Array<{ path: string; member?: string; wrongType: unknown; good: un
   { path: '/api/validate/entity-document', wrongType: ['not', 'a', 'document'], good: {} },
   { path: '/api/guidance/recommend', member: 'goal', wrongType: { goal: 5 }, good: { goal: 'a CRM for a small agency' } },
   { path: '/api/guidance/suggest-pages', member: 'entities', wrongType: { entities: 'customer' }, good: { entities: ['customer'] } },
-  { path: '/api/guidance/suggest-relations', member: 'entities', wrongType: { entities: 'customer' }, good: { entities: [{ key: 'invoice', fields: ['customer_id'] }] } },
+  {
+    path: '/api/guidance/suggest-relations',
+    member: 'entities',
+    wrongType: { entities: 'customer' },
+    good: { entities: [{ key: 'invoice', fields: ['customer_id'] }] },
+  },
   { path: '/api/guidance/explain-errors', member: 'errors', wrongType: { errors: {} }, good: { errors: [{ field: 'kind', message: 'Required' }] } },
 ];
 
@@ -36,14 +41,17 @@ describe.each(posts)('POST $path', ({ path, member, wrongType, good }) => {
     await envelope(handler(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' } })), 400, 'BAD_REQUEST');
   });
 
-  it(member ? 'missing member → 400 VALIDATION_ERROR with details.fields' : 'no member to miss (the body is the document): {} answers 200 {valid:false}', async () => {
-    if (!member) {
-      expect((await json(post(handler, path, {}))).valid).toBe(false);
-      return;
-    }
-    const error = await envelope(post(handler, path, {}), 400, 'VALIDATION_ERROR');
-    expect(error.details?.fields).toEqual([{ path: member, message: 'Required' }]);
-  });
+  it(
+    member ? 'missing member → 400 VALIDATION_ERROR with details.fields' : 'no member to miss (the body is the document): {} answers 200 {valid:false}',
+    async () => {
+      if (!member) {
+        expect((await json(post(handler, path, {}))).valid).toBe(false);
+        return;
+      }
+      const error = await envelope(post(handler, path, {}), 400, 'VALIDATION_ERROR');
+      expect(error.details?.fields).toEqual([{ path: member, message: 'Required' }]);
+    },
+  );
 
   it('member (or body) of the wrong type → 400 VALIDATION_ERROR with details.fields', async () => {
     const error = await envelope(post(handler, path, wrongType), 400, 'VALIDATION_ERROR');
@@ -75,7 +83,12 @@ describe.each(posts)('POST $path', ({ path, member, wrongType, good }) => {
         controller.close();
       },
     });
-    const streamed = new Request(`http://localhost${path}`, { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const streamed = new Request(`http://localhost${path}`, {
+      method: 'POST',
+      body: stream,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
     await envelope(handler(streamed), 413, 'PAYLOAD_TOO_LARGE');
   });
 });
@@ -84,7 +97,12 @@ describe('validation answers 200 whether valid or not (A13)', () => {
   it('an empty manifest is 200 {valid:false} with Required errors', async () => {
     const result = await json(post(handler, '/api/validate/manifest', { manifest: {} }));
     expect(result.valid).toBe(false);
-    expect(result.errors).toEqual(expect.arrayContaining([{ field: 'metadata', message: 'Required' }, { field: 'spec', message: 'Required' }]));
+    expect(result.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'metadata', message: 'Required' },
+        { field: 'spec', message: 'Required' },
+      ]),
+    );
   });
 
   it('normalize omits manifest when invalid', async () => {

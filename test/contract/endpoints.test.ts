@@ -22,7 +22,14 @@ describe('schema discovery', () => {
     expect(manifest.notes.length).toBeGreaterThan(0);
     expect(manifest.spec.map((f: { key: string }) => f.key)).toEqual(expect.arrayContaining(['mount', 'entities', 'pages', 'navigation', 'roles']));
     const page = await json(call(handler, '/api/schemas/page'));
-    expect(page.pageTypes.map((t: { type: string }) => t.type)).toEqual(['entity-list', 'entity-detail', 'entity-create', 'entity-edit', 'dashboard', 'custom']);
+    expect(page.pageTypes.map((t: { type: string }) => t.type)).toEqual([
+      'entity-list',
+      'entity-detail',
+      'entity-create',
+      'entity-edit',
+      'dashboard',
+      'custom',
+    ]);
     const capability = await json(call(handler, '/api/schemas/capability'));
     expect(capability.capabilityTypes.map((t: { type: string }) => t.type)).toEqual(['transition', 'mutation', 'workflow', 'export', 'integration']);
   });

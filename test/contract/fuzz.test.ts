@@ -26,8 +26,18 @@ const requests: Record<string, () => unknown> = {
   '/api/validate/entity-document': () => structuredClone(entityDocument),
   '/api/guidance/recommend': () => ({ goal: 'a CRM for our sales team' }),
   '/api/guidance/suggest-pages': () => ({ entities: ['customer', 'stock_level'] }),
-  '/api/guidance/suggest-relations': () => ({ entities: [{ key: 'invoice', fields: ['customer_id', 'total'] }, { key: 'customer', fields: ['name'] }] }),
-  '/api/guidance/explain-errors': () => ({ errors: [{ field: 'kind', message: 'Required' }, { field: 'spec.pages.0.path', message: 'path must start with "/"' }] }),
+  '/api/guidance/suggest-relations': () => ({
+    entities: [
+      { key: 'invoice', fields: ['customer_id', 'total'] },
+      { key: 'customer', fields: ['name'] },
+    ],
+  }),
+  '/api/guidance/explain-errors': () => ({
+    errors: [
+      { field: 'kind', message: 'Required' },
+      { field: 'spec.pages.0.path', message: 'path must start with "/"' },
+    ],
+  }),
 };
 
 /** Every place of a JSON value (the root included as `[]`), with the value found there. */
@@ -48,8 +58,16 @@ function replaceAt(doc: unknown, path: Path, value: unknown): unknown {
 }
 
 const routes = Object.keys(requests);
-const arrayPlaces = routes.flatMap((route) => places(requests[route]!()).filter(([path]) => path.length > 0).map(([path]) => ({ route, path })));
-const stringPlaces = routes.flatMap((route) => places(requests[route]!()).filter(([, value]) => typeof value === 'string').map(([path]) => ({ route, path })));
+const arrayPlaces = routes.flatMap((route) =>
+  places(requests[route]!())
+    .filter(([path]) => path.length > 0)
+    .map(([path]) => ({ route, path })),
+);
+const stringPlaces = routes.flatMap((route) =>
+  places(requests[route]!())
+    .filter(([, value]) => typeof value === 'string')
+    .map(([path]) => ({ route, path })),
+);
 
 /** Small items a huge array is made of (each a different kind of wrong or right). */
 const item = fc.constantFrom<unknown>({}, '', 'a', 0, null, [], { key: 'x' }, { field: 'f', message: 'm' }, 'customer');
@@ -74,7 +92,11 @@ describe('contract routes under hostile sizes never answer 5xx', () => {
   it('a huge array at any place of any request: bounded answer', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...arrayPlaces), fc.integer({ min: 1001, max: 150_000 }), item, async ({ route, path }, length, element) => {
-        const body = replaceAt(requests[route]!(), path, Array.from({ length }, () => element));
+        const body = replaceAt(
+          requests[route]!(),
+          path,
+          Array.from({ length }, () => element),
+        );
         const { length: answered, sent } = await send(route, body);
         // Issue lists are capped: the answer never grows with the number of items.
         expect(answered).toBeLessThan(Math.min(sent, 40_000) + 40_000);
@@ -85,12 +107,17 @@ describe('contract routes under hostile sizes never answer 5xx', () => {
 
   it('a very long string in any string member: bounded answer', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...stringPlaces), fc.integer({ min: 2_000, max: 400_000 }), fc.constantFrom('a', ' ', '.', '_', 'A/', '\n', 'é'), async ({ route, path }, length, unit) => {
-        const body = replaceAt(requests[route]!(), path, unit.repeat(Math.ceil(length / unit.length)));
-        const { length: answered, sent } = await send(route, body);
-        // At most a couple of echoes of the offending value (enum messages quote what they got).
-        expect(answered).toBeLessThan(3 * sent + 40_000);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...stringPlaces),
+        fc.integer({ min: 2_000, max: 400_000 }),
+        fc.constantFrom('a', ' ', '.', '_', 'A/', '\n', 'é'),
+        async ({ route, path }, length, unit) => {
+          const body = replaceAt(requests[route]!(), path, unit.repeat(Math.ceil(length / unit.length)));
+          const { length: answered, sent } = await send(route, body);
+          // At most a couple of echoes of the offending value (enum messages quote what they got).
+          expect(answered).toBeLessThan(3 * sent + 40_000);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -113,12 +140,16 @@ describe('contract routes under hostile sizes never answer 5xx', () => {
 
   it('prototype-named keys at any place: never 5xx', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...arrayPlaces), fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'), async ({ route, path }, key) => {
-        const text = JSON.stringify(replaceAt(requests[route]!(), path, '__KEYED__')).replace('"__KEYED__"', `{"${key}":{"polluted":true},"key":"x"}`);
-        const response = await post(handler, route, text);
-        expect(response.status, (await response.text()).slice(0, 300)).toBeLessThan(500);
-        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...arrayPlaces),
+        fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'),
+        async ({ route, path }, key) => {
+          const text = JSON.stringify(replaceAt(requests[route]!(), path, '__KEYED__')).replace('"__KEYED__"', `{"${key}":{"polluted":true},"key":"x"}`);
+          const response = await post(handler, route, text);
+          expect(response.status, (await response.text()).slice(0, 300)).toBeLessThan(500);
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
       { numRuns: 80 },
     );
   });

@@ -146,7 +146,10 @@ describe('errors and options', () => {
     [{ docs: { title: '' } }, 'options.docs.title'],
     [{ onError: 'log' }, 'options.onError'],
     [{ basepath: '/x' }, 'options.basepath'],
-    [{ primitives: [{ key: 'data-grid', version: '1.0.0', label: 'Grid', category: 'collection', props: { type: 'object', properties: {} } }] }, 'options.primitives.0'],
+    [
+      { primitives: [{ key: 'data-grid', version: '1.0.0', label: 'Grid', category: 'collection', props: { type: 'object', properties: {} } }] },
+      'options.primitives.0',
+    ],
   ])('refuses %j at construction with a ConfigurationError naming %s', (options, path) => {
     let error: unknown;
     try {

@@ -26,8 +26,10 @@ function folder(name: string, files: Record<string, string>): string {
 describe('local mode (projectFolder)', () => {
   it('serves the custom primitives of primitives.yaml from the first request', async () => {
     const projectDir = folder('ok', {
-      'primitives.yaml': 'apiVersion: platform/v1alpha1\nkind: PrimitiveConfig\nprimitives:\n  - { key: rating, version: 2.0.0, contract: rating.contract.yaml }\n',
-      'rating.contract.yaml': 'key: rating\nversion: 2.0.0\nlabel: Rating\ncategory: input\nprops:\n  type: object\n  properties:\n    value: { type: number, required: true }\n',
+      'primitives.yaml':
+        'apiVersion: platform/v1alpha1\nkind: PrimitiveConfig\nprimitives:\n  - { key: rating, version: 2.0.0, contract: rating.contract.yaml }\n',
+      'rating.contract.yaml':
+        'key: rating\nversion: 2.0.0\nlabel: Rating\ncategory: input\nprops:\n  type: object\n  properties:\n    value: { type: number, required: true }\n',
     });
     const handler = handlerWith({ projectFolder: nodeProjectFolder(projectDir) });
     // No await of `ready` here: the handler itself waits for the folder.

@@ -83,7 +83,9 @@ describe('answers conform to the OpenAPI document', () => {
 
 describe('documented request examples', () => {
   it('are accepted by their route (200), and the validation examples are valid documents', async () => {
-    const withExamples = Object.entries<Record<string, any>>(doc.paths).filter(([, item]) => item.post?.requestBody?.content['application/json'].example !== undefined);
+    const withExamples = Object.entries<Record<string, any>>(doc.paths).filter(
+      ([, item]) => item.post?.requestBody?.content['application/json'].example !== undefined,
+    );
     expect(withExamples.length).toBeGreaterThanOrEqual(8);
     for (const [path, item] of withExamples) {
       const example = item.post.requestBody.content['application/json'].example;

@@ -54,7 +54,9 @@ describe('OpenAPI document', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
     expect(documented).toEqual(expect.arrayContaining(expected));
     expect(documented.some((entry) => entry.includes('/assets/'))).toBe(false);
-    expect(new Set(documented.map((entry) => (doc.paths[entry.split(' ')[1]!][entry.split(' ')[0]!] as { operationId: string }).operationId)).size).toBe(documented.length);
+    expect(new Set(documented.map((entry) => (doc.paths[entry.split(' ')[1]!][entry.split(' ')[0]!] as { operationId: string }).operationId)).size).toBe(
+      documented.length,
+    );
   });
 
   it('has a summary, tag, 200 answer and error envelope per operation', () => {

@@ -89,7 +89,11 @@ describe('reference host over HTTP', () => {
     const malformed = await fetch(`${host.url}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error).toBe('BAD_REQUEST');
-    const big = await fetch(`${host.url}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1024 * 1024 + 1) });
+    const big = await fetch(`${host.url}/api/validate/manifest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(1024 * 1024 + 1),
+    });
     expect(big.status).toBe(413);
     const wrong = await fetch(`${host.url}/api/primitives`, { method: 'DELETE' });
     expect(wrong.status).toBe(405);
@@ -123,11 +127,15 @@ describe('reference host shutdown', () => {
       const body = JSON.stringify({ manifest: { apiVersion: 'platform/v1alpha1' } });
       const half = Math.floor(body.length / 2);
       const answer = new Promise<{ status: number; text: string }>((done, fail) => {
-        const req = httpRequest(`${host.url}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => done({ status: res.statusCode!, text }));
-        });
+        const req = httpRequest(
+          `${host.url}/api/validate/manifest`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => done({ status: res.statusCode!, text }));
+          },
+        );
         req.on('error', fail);
         req.write(body.slice(0, half));
         // The rest of the body arrives only after the host has started shutting down.
@@ -157,14 +165,18 @@ describe('reference host settings', () => {
     [{ HOST: 'http://x' }, 'HOST'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ CELLGATE_JWT_SECRET: 'short' }, 'CELLGATE_JWT_SECRET'],
-  ])('exits 1 with a one-line reason for %j', async (env, name) => {
-    const child = spawn(TSX, ['examples/reference-host/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:', ...env } });
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const code = await new Promise<number | null>((done) => child.once('exit', done));
-    expect(code).toBe(1);
-    const lines = err.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(name);
-  }, 60_000);
+  ])(
+    'exits 1 with a one-line reason for %j',
+    async (env, name) => {
+      const child = spawn(TSX, ['examples/reference-host/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:', ...env } });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((done) => child.once('exit', done));
+      expect(code).toBe(1);
+      const lines = err.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(name);
+    },
+    60_000,
+  );
 });

@@ -15,7 +15,12 @@ export function call(handler: FetchHandler, path: string, init: RequestInit = {}
 }
 
 /** POST a JSON value (serialised here) or raw text. */
-export function post(handler: FetchHandler, path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Response> {
+export function post(
+  handler: FetchHandler,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Response> {
   return handler(
     new Request(`${ORIGIN}${path}`, {
       method: 'POST',

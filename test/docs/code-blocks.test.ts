@@ -53,7 +53,28 @@ const CJS_STANDINS: Record<string, string> = {
   'cellgate.ts': `export declare const cellgate: import('cellgate').FetchHandler;\n`,
 };
 
-const LINKS = ['@types/node', 'express', '@types/express', 'fastify', 'hono', '@hono/node-server', 'next', 'vitest', 'yaml', 'better-sqlite3', '@types/better-sqlite3', 'pg', '@types/pg', 'react', '@types/react', 'pino', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client', '@opentelemetry/api', '@opentelemetry/sdk-trace-base'];
+const LINKS = [
+  '@types/node',
+  'express',
+  '@types/express',
+  'fastify',
+  'hono',
+  '@hono/node-server',
+  'next',
+  'vitest',
+  'yaml',
+  'better-sqlite3',
+  '@types/better-sqlite3',
+  'pg',
+  '@types/pg',
+  'react',
+  '@types/react',
+  'pino',
+  '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/client',
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+];
 
 /** Where a block lives in the generated app. */
 function blockPath(block: CodeBlock): string {
@@ -69,8 +90,15 @@ async function typecheck(type: 'module' | 'commonjs', selected: CodeBlock[]): Pr
   for (const block of selected) files[blockPath(block)] = /^\s*(import|export) /m.test(block.code) ? block.code : `${block.code}\nexport {};\n`;
   files['tsconfig.json'] = JSON.stringify({
     compilerOptions: {
-      strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: ['node'], resolveJsonModule: true, skipLibCheck: true,
-      module: type === 'module' ? 'nodenext' : 'node16', moduleResolution: type === 'module' ? 'nodenext' : 'node16',
+      strict: true,
+      noEmit: true,
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: ['node'],
+      resolveJsonModule: true,
+      skipLibCheck: true,
+      module: type === 'module' ? 'nodenext' : 'node16',
+      moduleResolution: type === 'module' ? 'nodenext' : 'node16',
       paths: { '@/*': ['./*.ts'] }, // as a Next app's `@/*` alias
     },
     include: ['**/*.ts'],
@@ -111,7 +139,12 @@ describe('links of the README and docs/', () => {
 
   it('every relative link points at a file of the repository (and an anchor of it, when one is named)', () => {
     const broken: string[] = [];
-    const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replaceAll(' ', '-');
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\w\- ]/g, '')
+        .replaceAll(' ', '-');
     const anchors = (file: string) => new Set([...readFileSync(file, 'utf8').matchAll(/^#+ (.*)$/gm)].map((match) => slug(match[1]!)));
     for (const doc of docs) {
       const text = readFileSync(join(root, doc), 'utf8').replace(/^```[\s\S]*?^```$/gm, '');

@@ -55,7 +55,9 @@ export function codeBlocks(doc: string): CodeBlock[] {
 
 /** Every `ts` block of the README and the guides. */
 export function tsBlocks(): CodeBlock[] {
-  return markdownFiles().flatMap(codeBlocks).filter((block) => block.lang === 'ts');
+  return markdownFiles()
+    .flatMap(codeBlocks)
+    .filter((block) => block.lang === 'ts');
 }
 
 /** A block's place, for messages and generated file names: `docs/events.md:42`. */

@@ -60,7 +60,12 @@ function freePort(): Promise<number> {
 
 /** Starts `node --import tsx <file>` (stopped after 90 s at the latest) and resolves once `base` answers. */
 async function start(app: string, file: string, base: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: app, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: app,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 90_000,
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -94,38 +99,53 @@ describe('README mounting samples, run from an empty app', () => {
   }, 120_000);
 
   it('has one sample per framework, each a file of the app', () => {
-    expect(readmeRuns.map((block) => block.attrs.file)).toEqual(['server-node.ts', 'server-express.ts', 'server-fastify.ts', 'server-hono.ts', 'app/[...cellgate]/route.ts']);
+    expect(readmeRuns.map((block) => block.attrs.file)).toEqual([
+      'server-node.ts',
+      'server-express.ts',
+      'server-fastify.ts',
+      'server-hono.ts',
+      'app/[...cellgate]/route.ts',
+    ]);
   });
 
-  it.each(readmeRuns.map((block) => [block.attrs.file!, block] as const))('%s answers', async (file, block: CodeBlock) => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const isNextRoute = file.startsWith('app/');
-    if (!isNextRoute) {
-      expect(block.code, `${where(block)} listens on port 3000`).toContain('3000');
-      writeFileSync(join(app, file), block.code.replaceAll('3000', String(port))); // 3000 may be taken on a shared machine
-    }
-    const child = await start(app, isNextRoute ? 'next-bridge.ts' : file, base, { CELLGATE_JWT_SECRET: SECRET, PORT: String(port) });
-    try {
-      expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
-      expect(await (await fetch(`${base}/api/primitives`)).json()).toHaveLength(30);
-      const tasks = `${base}/v1/workspaces/${WORKSPACE}/tasks`;
-      const authorization = `Bearer ${token}`;
-      const created = await fetch(tasks, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: '{"title":"Write tests"}' });
-      expect(created.status).toBe(201);
-      const listed = (await (await fetch(tasks, { headers: { authorization } })).json()) as { data: unknown[] };
-      expect(listed.data).toEqual([expect.objectContaining({ title: 'Write tests', version: 1 })]);
-      expect((await fetch(tasks)).status).toBe(401);
-      if (block.code.includes("'my app'")) expect(await (await fetch(`${base}/`)).text()).toBe('my app');
-    } finally {
-      child.kill();
-    }
-  }, 60_000);
+  it.each(readmeRuns.map((block) => [block.attrs.file!, block] as const))(
+    '%s answers',
+    async (file, block: CodeBlock) => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const isNextRoute = file.startsWith('app/');
+      if (!isNextRoute) {
+        expect(block.code, `${where(block)} listens on port 3000`).toContain('3000');
+        writeFileSync(join(app, file), block.code.replaceAll('3000', String(port))); // 3000 may be taken on a shared machine
+      }
+      const child = await start(app, isNextRoute ? 'next-bridge.ts' : file, base, { CELLGATE_JWT_SECRET: SECRET, PORT: String(port) });
+      try {
+        expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
+        expect(await (await fetch(`${base}/api/primitives`)).json()).toHaveLength(30);
+        const tasks = `${base}/v1/workspaces/${WORKSPACE}/tasks`;
+        const authorization = `Bearer ${token}`;
+        const created = await fetch(tasks, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: '{"title":"Write tests"}' });
+        expect(created.status).toBe(201);
+        const listed = (await (await fetch(tasks, { headers: { authorization } })).json()) as { data: unknown[] };
+        expect(listed.data).toEqual([expect.objectContaining({ title: 'Write tests', version: 1 })]);
+        expect((await fetch(tasks)).status).toBe(401);
+        if (block.code.includes("'my app'")) expect(await (await fetch(`${base}/`)).text()).toBe('my app');
+      } finally {
+        child.kill();
+      }
+    },
+    60_000,
+  );
 });
 
 /** Packages a block imports (bare specifiers other than cellgate and Node's own), linked from the repository's install. */
 function importedPackages(code: string): string[] {
-  const names = [...code.matchAll(/\bfrom '([^'.][^']*)'/g)].map((match) => match[1]!.split('/').slice(0, match[1]!.startsWith('@') ? 2 : 1).join('/'));
+  const names = [...code.matchAll(/\bfrom '([^'.][^']*)'/g)].map((match) =>
+    match[1]!
+      .split('/')
+      .slice(0, match[1]!.startsWith('@') ? 2 : 1)
+      .join('/'),
+  );
   return [...new Set(names)].filter((name) => name !== 'cellgate' && !name.startsWith('node:'));
 }
 
@@ -134,13 +154,16 @@ describe('guide programs marked run, from an empty app', () => {
     expect(guideRuns.length).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(guideRuns.map((block) => [where(block), block] as const))('%s runs and exits 0', async (_where, block: CodeBlock) => {
-    const app = await createApp({ type: 'module', link: ['tsx', ...importedPackages(block.code)], files: { 'sample.ts': `${block.code}\nexport {};\n` } });
-    const result = await run(process.execPath, ['--import', 'tsx', 'sample.ts'], { cwd: app, timeout: 60_000 }).then(
-      () => 'exit 0',
-      (error: { code: number; stderr: string }) => `exit ${error.code}: ${error.stderr}`,
-    );
-    expect(result).toBe('exit 0');
-  }, 60_000);
+  it.each(guideRuns.map((block) => [where(block), block] as const))(
+    '%s runs and exits 0',
+    async (_where, block: CodeBlock) => {
+      const app = await createApp({ type: 'module', link: ['tsx', ...importedPackages(block.code)], files: { 'sample.ts': `${block.code}\nexport {};\n` } });
+      const result = await run(process.execPath, ['--import', 'tsx', 'sample.ts'], { cwd: app, timeout: 60_000 }).then(
+        () => 'exit 0',
+        (error: { code: number; stderr: string }) => `exit ${error.code}: ${error.stderr}`,
+      );
+      expect(result).toBe('exit 0');
+    },
+    60_000,
+  );
 });
-

@@ -47,7 +47,10 @@ describe('cellgate erase', () => {
   writeFileSync(entityFile, JSON.stringify(ENTITY));
   const workspaceId = crypto.randomUUID();
   const tenantId = crypto.randomUUID();
-  const ctx: GovernedContext = { actor: { id: 'u1', type: 'user', tenantId, roles: [], workspaces: { [workspaceId]: ['admin'] }, permissions: ['audit:read'] }, scope: { workspaceId } };
+  const ctx: GovernedContext = {
+    actor: { id: 'u1', type: 'user', tenantId, roles: [], workspaces: { [workspaceId]: ['admin'] }, permissions: ['audit:read'] },
+    scope: { workspaceId },
+  };
   const PHONE = '+49-170-ERASE-5555';
   const NOTES = 'NOTES-erase-cli';
 
@@ -68,7 +71,20 @@ describe('cellgate erase', () => {
       await service.update(ctx, created.data.id, { expectedVersion: 1, nickname: 'kimmy' });
       return created.data.id;
     });
-    const result = await erase(['--database-url', `sqlite:${file}`, '--entity', entityFile, '--resource', 'members', '--id', id, '--tenant', tenantId, '--reason', 'ticket 42']);
+    const result = await erase([
+      '--database-url',
+      `sqlite:${file}`,
+      '--entity',
+      entityFile,
+      '--resource',
+      'members',
+      '--id',
+      id,
+      '--tenant',
+      tenantId,
+      '--reason',
+      'ticket 42',
+    ]);
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out)).toMatchObject({ erased: ['phone', 'notes'], id, version: 3, rewritten: { versionStates: 2 } });
@@ -83,7 +99,9 @@ describe('cellgate erase', () => {
     // Straight from the file: no table holds the values any more.
     const raw = new Database(file, { readonly: true });
     try {
-      const dump = JSON.stringify(['cellgate_version_state', 'cellgate_audit_log', 'cellgate_events', 'club_member_v1'].map((table) => raw.prepare(`SELECT * FROM ${table}`).all()));
+      const dump = JSON.stringify(
+        ['cellgate_version_state', 'cellgate_audit_log', 'cellgate_events', 'club_member_v1'].map((table) => raw.prepare(`SELECT * FROM ${table}`).all()),
+      );
       expect(dump).toContain('kimmy');
       expect(dump).not.toContain(PHONE);
       expect(dump).not.toContain(NOTES);

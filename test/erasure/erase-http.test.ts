@@ -50,7 +50,9 @@ describe('erasure over HTTP', () => {
     const created = await send(server.url, 'POST', collection, { token: tokens.admin, body, headers: { 'idempotency-key': 'lead-1' } });
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
-    expect((await send(server.url, 'PATCH', `${collection}/${id}`, { token: tokens.admin, body: { expectedVersion: 1, title: 'Bigger deal' } })).status).toBe(200);
+    expect((await send(server.url, 'PATCH', `${collection}/${id}`, { token: tokens.admin, body: { expectedVersion: 1, title: 'Bigger deal' } })).status).toBe(
+      200,
+    );
 
     const reads = async () => {
       const answers = await Promise.all([
@@ -67,7 +69,10 @@ describe('erasure over HTTP', () => {
     expect(await reads()).toContain(CONTACT);
 
     const admin: Actor = { id: ids.admin, type: 'user', tenantId: ids.tenant, roles: ['admin'], workspaces: {}, permissions: [] };
-    const result = await eraseRecord(api.resources.leads!, { actor: admin, scope: { workspaceId: ids.ws } }, id, { reason: 'erasure request', fields: ['contact', 'email'] });
+    const result = await eraseRecord(api.resources.leads!, { actor: admin, scope: { workspaceId: ids.ws } }, id, {
+      reason: 'erasure request',
+      fields: ['contact', 'email'],
+    });
     expect(result.record.data).toMatchObject({ contact: null, email: 'erased@erased.invalid', title: 'Bigger deal', version: 3 });
 
     const after = await reads();

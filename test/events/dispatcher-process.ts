@@ -24,7 +24,14 @@ await storage.migrate([service.model]);
 const writes = Number(env('WRITES', '0'));
 if (writes > 0) {
   const workspaceId = crypto.randomUUID();
-  const actor: Actor = { id: crypto.randomUUID(), type: 'service', tenantId: env('TENANT', crypto.randomUUID()), roles: ['admin'], workspaces: { [workspaceId]: ['admin'] }, permissions: [] };
+  const actor: Actor = {
+    id: crypto.randomUUID(),
+    type: 'service',
+    tenantId: env('TENANT', crypto.randomUUID()),
+    roles: ['admin'],
+    workspaces: { [workspaceId]: ['admin'] },
+    permissions: [],
+  };
   for (let index = 0; index < writes; index += 1) await service.create({ actor, scope: { workspaceId } }, { title: `w${index}`, amount: index });
   console.log(`committed ${writes}`);
 }
@@ -43,5 +50,8 @@ dispatcher.start();
 console.log('dispatching');
 
 process.on('SIGTERM', () => {
-  void dispatcher.stop().then(() => storage.close()).then(() => process.exit(0));
+  void dispatcher
+    .stop()
+    .then(() => storage.close())
+    .then(() => process.exit(0));
 });

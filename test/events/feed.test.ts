@@ -26,7 +26,10 @@ describe('GET /v1/events', () => {
     const handler = await api();
     const tokens = await cast();
     for (let index = 0; index < 5; index += 1) {
-      const answer = await send(handler, 'POST', orders(ids.ws), { token: tokens.admin, body: { title: `o${index}`, amount: index, cardToken: 'tok_CARD_secret' } });
+      const answer = await send(handler, 'POST', orders(ids.ws), {
+        token: tokens.admin,
+        body: { title: `o${index}`, amount: index, cardToken: 'tok_CARD_secret' },
+      });
       expect(answer.status).toBe(201);
     }
     await send(handler, 'POST', orders(ids.ws), { token: tokens.otherTenant, body: { title: 'x', amount: 1 } });
@@ -66,7 +69,18 @@ describe('GET /v1/events', () => {
   it('answers 400 to a malformed cursor or parameter and 405 to other methods', async () => {
     const handler = await api();
     const tokens = await cast();
-    for (const query of ['after=nope', `after=${'A'.repeat(5000)}`, 'limit=0', 'limit=501', 'wait=31', 'wait=-1', 'resourceType=bad', 'workspaceId=1', 'cursor=x', 'limit=1&limit=2']) {
+    for (const query of [
+      'after=nope',
+      `after=${'A'.repeat(5000)}`,
+      'limit=0',
+      'limit=501',
+      'wait=31',
+      'wait=-1',
+      'resourceType=bad',
+      'workspaceId=1',
+      'cursor=x',
+      'limit=1&limit=2',
+    ]) {
       expectError(await send(handler, 'GET', `/v1/events?${query}`, { token: tokens.admin }), 400, 'VALIDATION_ERROR');
     }
     expect((await send(handler, 'POST', '/v1/events', { token: tokens.admin, body: {} })).status).toBe(405);
@@ -87,7 +101,10 @@ describe('GET /v1/events', () => {
     const storage = memoryStorage();
     const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
     await storage.migrate([service.model]);
-    const writer = { actor: { id: 'w', type: 'user' as const, tenantId: ids.tenant, roles: ['admin'], workspaces: {}, permissions: [] }, scope: { workspaceId: ids.ws } };
+    const writer = {
+      actor: { id: 'w', type: 'user' as const, tenantId: ids.tenant, roles: ['admin'], workspaces: {}, permissions: [] },
+      scope: { workspaceId: ids.ws },
+    };
     const woken = readFeed(storage, { tenantId: ids.tenant, limit: 10 }, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const committedAt = Date.now();
@@ -111,7 +128,11 @@ describe('GET /v1/events', () => {
 
   it('is not served when eventRoutes is false', async () => {
     const handler = createGovernedApi({ storage: memoryStorage(), auth: { secret: SECRET }, resources: [ORDER_DOCUMENT], eventRoutes: false });
-    expect(await handler.match(new Request('http://test.local/v1/events', { headers: { authorization: `Bearer ${await mint({ roles: ['admin'], permissions: ['audit:read'] })}` } }))).toBeUndefined();
+    expect(
+      await handler.match(
+        new Request('http://test.local/v1/events', { headers: { authorization: `Bearer ${await mint({ roles: ['admin'], permissions: ['audit:read'] })}` } }),
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -128,7 +149,14 @@ describe.skipIf(Boolean(skip))(`feed on PostgreSQL under concurrent writers${ski
     const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
     await storage.migrate([service.model]);
     const workspaceId = crypto.randomUUID();
-    const actor: Actor = { id: crypto.randomUUID(), type: 'service', tenantId: crypto.randomUUID(), roles: ['admin'], workspaces: { [workspaceId]: ['admin'] }, permissions: [] };
+    const actor: Actor = {
+      id: crypto.randomUUID(),
+      type: 'service',
+      tenantId: crypto.randomUUID(),
+      roles: ['admin'],
+      workspaces: { [workspaceId]: ['admin'] },
+      permissions: [],
+    };
     let writing = true;
     const followed: StoredEvent[] = [];
     const follower = (async () => {
@@ -140,9 +168,11 @@ describe.skipIf(Boolean(skip))(`feed on PostgreSQL under concurrent writers${ski
         if (!writing && page.length === 0) idle += 1;
       }
     })();
-    await Promise.all(Array.from({ length: 16 }, async (_, writer) => {
-      for (let index = 0; index < 25; index += 1) await service.create({ actor, scope: { workspaceId } }, { title: `w${writer}-${index}`, amount: index });
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, writer) => {
+        for (let index = 0; index < 25; index += 1) await service.create({ actor, scope: { workspaceId } }, { title: `w${writer}-${index}`, amount: index });
+      }),
+    );
     writing = false;
     await follower;
     const final: StoredEvent[] = [];

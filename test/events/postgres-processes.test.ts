@@ -31,11 +31,21 @@ describe.skipIf(Boolean(skip))(`webhooks across processes on PostgreSQL${skip ? 
     const service = createGovernedService({ entity: ORDER_DOCUMENT, storage });
     await storage.migrate([service.model]);
     const workspaceId = crypto.randomUUID();
-    const actor: Actor = { id: crypto.randomUUID(), type: 'service', tenantId: crypto.randomUUID(), roles: ['admin'], workspaces: { [workspaceId]: ['admin'] }, permissions: [] };
+    const actor: Actor = {
+      id: crypto.randomUUID(),
+      type: 'service',
+      tenantId: crypto.randomUUID(),
+      roles: ['admin'],
+      workspaces: { [workspaceId]: ['admin'] },
+      permissions: [],
+    };
     const queue = Array.from({ length: 1000 }, (_, index) => index);
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let index = queue.shift(); index !== undefined; index = queue.shift()) await service.create({ actor, scope: { workspaceId } }, { title: `o${index}`, amount: index });
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let index = queue.shift(); index !== undefined; index = queue.shift())
+          await service.create({ actor, scope: { workspaceId } }, { title: `o${index}`, amount: index });
+      }),
+    );
     const secret = generateWebhookSecret();
     // Each answer takes a few milliseconds, so two claims of one event would overlap at the receiver.
     const receiver = await startReceiver(secret, () => 204, 3);
@@ -70,7 +80,15 @@ describe.skipIf(Boolean(skip))(`webhooks across processes on PostgreSQL${skip ? 
     let hanging = true;
     const receiver = await startReceiver(secret, () => (hanging ? 'hang' : 204));
     try {
-      const first = await host({ SUBSCRIPTION: 'killed', SECRET: secret, RECEIVER: receiver.url, WRITES: '20', TENANT: tenant, TIMEOUT_MS: '3000', LEASE_MS: '4000' });
+      const first = await host({
+        SUBSCRIPTION: 'killed',
+        SECRET: secret,
+        RECEIVER: receiver.url,
+        WRITES: '20',
+        TENANT: tenant,
+        TIMEOUT_MS: '3000',
+        LEASE_MS: '4000',
+      });
       await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
       first.kill('SIGKILL');
       await exited(first);

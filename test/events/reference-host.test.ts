@@ -21,12 +21,17 @@ describe('reference host: events', () => {
       expect(banner).toMatch(/webhook\s+http:\/\/127\.0\.0\.1/);
       const token = /Bearer ([\w-]+\.[\w-]+\.[\w-]+)/.exec(banner)![1]!;
       const workspace = /\/v1\/workspaces\/([0-9a-f-]{36})\/customers/.exec(banner)![1]!;
-      const created = await send(host.url, 'POST', `/v1/workspaces/${workspace}/customers`, { token, body: { name: 'Ada', email: 'ada.private@example.com', status: 'lead' } });
+      const created = await send(host.url, 'POST', `/v1/workspaces/${workspace}/customers`, {
+        token,
+        body: { name: 'Ada', email: 'ada.private@example.com', status: 'lead' },
+      });
       expect(created.status).toBe(201);
       expect((await send(host.url, 'POST', '/v1/activity-events', { token, body: { action: 'login' } })).status).not.toBe(500);
       const feed = await send(host.url, 'GET', '/v1/events?wait=5', { token });
       expect(feed.status).toBe(200);
-      expect(feed.body.data.map((event: { type: string; resourceType: string }) => [event.type, event.resourceType])).toEqual([['entity.created', 'crm.Customer@v1']]);
+      expect(feed.body.data.map((event: { type: string; resourceType: string }) => [event.type, event.resourceType])).toEqual([
+        ['entity.created', 'crm.Customer@v1'],
+      ]);
       expect(feed.text).not.toContain('ada.private@example.com');
       await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
       expect(receiver.received[0]).toMatchObject({ verified: true, path: '/hooks', id: feed.body.data[0].id });

@@ -98,7 +98,11 @@ const hosts: ChildProcess[] = [];
 
 /** Starts `dispatcher-process.ts` with `env` and resolves once its dispatcher runs. */
 export function startEventHost(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(`${root}node_modules/.bin/tsx`, ['test/events/dispatcher-process.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(`${root}node_modules/.bin/tsx`, ['test/events/dispatcher-process.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   hosts.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -8,7 +8,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, createGovernedService, createMetricsRegistry, createWebhookDispatcher, generateWebhookSecret, memoryStorage, type Actor, type GovernedContext, type StorageDriver } from 'cellgate';
+import {
+  ConfigurationError,
+  createGovernedService,
+  createMetricsRegistry,
+  createWebhookDispatcher,
+  generateWebhookSecret,
+  memoryStorage,
+  type Actor,
+  type GovernedContext,
+  type StorageDriver,
+} from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { ORDER_DOCUMENT, startReceiver } from './support.ts';
 
@@ -19,7 +29,14 @@ const CARD = 'tok_CARD_secret_value';
 
 function context(): GovernedContext {
   const workspaceId = crypto.randomUUID();
-  const actor: Actor = { id: crypto.randomUUID(), type: 'user', tenantId: crypto.randomUUID(), roles: [], workspaces: { [workspaceId]: ['admin'] }, permissions: ['audit:read'] };
+  const actor: Actor = {
+    id: crypto.randomUUID(),
+    type: 'user',
+    tenantId: crypto.randomUUID(),
+    roles: [],
+    workspaces: { [workspaceId]: ['admin'] },
+    permissions: ['audit:read'],
+  };
   return { actor, scope: { workspaceId }, meta: { requestId: 'req-1', traceId: null, ip: null, userAgent: null } };
 }
 
@@ -66,7 +83,9 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
       expect(first.body!.data).toEqual(events[0]);
       expect(JSON.stringify(receiver.received)).not.toContain(CARD);
       expect(await dispatcher.counts()).toEqual({ pending: 0, delivered: 3, dead: 0 });
-      expect((await dispatcher.deliveries(events[0]!.id)).map((delivery) => [delivery.subscriptionId, delivery.state, delivery.attempts, delivery.lastStatus])).toEqual([
+      expect(
+        (await dispatcher.deliveries(events[0]!.id)).map((delivery) => [delivery.subscriptionId, delivery.state, delivery.attempts, delivery.lastStatus]),
+      ).toEqual([
         ['all', 'delivered', 1, 204],
         ['created', 'delivered', 1, 204],
       ]);
@@ -89,7 +108,13 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret, (_id, attempt) => (attempt <= 3 ? 500 : 204));
     const metrics = createMetricsRegistry();
-    const dispatcher = createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'flaky', url: receiver.url, secret }], backoff: { initialMs: 40 }, pollIntervalMs: 5 });
+    const dispatcher = createWebhookDispatcher({
+      storage,
+      metrics,
+      subscriptions: [{ id: 'flaky', url: receiver.url, secret }],
+      backoff: { initialMs: 40 },
+      pollIntervalMs: 5,
+    });
     try {
       const ctx = context();
       await service.create(ctx, { title: 'o', amount: 1 });
@@ -137,7 +162,13 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const { storage, service } = await setup();
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret, () => 500);
-    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'dead', url: receiver.url, secret }], maxAttempts: 3, backoff: { initialMs: 10, maxMs: 20 }, pollIntervalMs: 5 });
+    const dispatcher = createWebhookDispatcher({
+      storage,
+      subscriptions: [{ id: 'dead', url: receiver.url, secret }],
+      maxAttempts: 3,
+      backoff: { initialMs: 10, maxMs: 20 },
+      pollIntervalMs: 5,
+    });
     try {
       await service.create(context(), { title: 'o', amount: 1 });
       dispatcher.start();
@@ -186,7 +217,14 @@ describe('subscription filters', () => {
       storage,
       onError: (error) => errors.push(error),
       subscriptions: [
-        { id: 'broken', url: `${receiver.url}/broken`, secret, filter: () => { throw new Error('filter bug'); } },
+        {
+          id: 'broken',
+          url: `${receiver.url}/broken`,
+          secret,
+          filter: () => {
+            throw new Error('filter bug');
+          },
+        },
         { id: 'fine', url: `${receiver.url}/fine`, secret },
       ],
     });
@@ -208,7 +246,14 @@ describe('dispatcher options', () => {
     const make = (options: Partial<Parameters<typeof createWebhookDispatcher>[0]>) => () => createWebhookDispatcher({ storage, subscriptions: [], ...options });
     expect(make({ subscriptions: [{ id: 'a', url: 'http://127.0.0.1/', secret: 'plain' }] })).toThrow(ConfigurationError);
     expect(make({ subscriptions: [{ id: 'a', url: 'ftp://example.com/', secret }] })).toThrow(/url/);
-    expect(make({ subscriptions: [{ id: 'a', url: 'http://127.0.0.1/', secret }, { id: 'a', url: 'http://127.0.0.1/', secret }] })).toThrow(/twice/);
+    expect(
+      make({
+        subscriptions: [
+          { id: 'a', url: 'http://127.0.0.1/', secret },
+          { id: 'a', url: 'http://127.0.0.1/', secret },
+        ],
+      }),
+    ).toThrow(/twice/);
     expect(make({ timeoutMs: 5000, leaseMs: 5000 })).toThrow(/leaseMs/);
     expect(make({ batchSize: 10_000 })).toThrow(/batchSize/);
   });

@@ -8,7 +8,11 @@ const tsx = `${root}node_modules/.bin/tsx`;
 export const SECRET = 'example-hosts-secret-0123456789abcdef01';
 
 /** Starts a host; resolves with its URL once it printed the listening line. */
-export async function startHost(entry: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+export async function startHost(
+  entry: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const child = spawn(tsx, [entry, ...args], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory:', CELLGATE_JWT_SECRET: SECRET, NEXT_TELEMETRY_DISABLED: '1', ...env },
@@ -37,4 +41,3 @@ export async function runSmoke(script: string, url: string): Promise<{ code: num
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, output };
 }
-

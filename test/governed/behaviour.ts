@@ -6,13 +6,7 @@
  *
  * Each test builds a fresh API on fresh storage with the three demo entities of examples/entities.
  */
-import {
-  CellgateError,
-  createGovernedApi,
-  createMetricsRegistry,
-  type GovernedApiOptions,
-  type StorageDriver,
-} from 'cellgate';
+import { CellgateError, createGovernedApi, createMetricsRegistry, type GovernedApiOptions, type StorageDriver } from 'cellgate';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { cast, customer, demoEntity, expectError, ids, invoice, mint, paths, send, serve, SECRET, type Answer } from './support.ts';
@@ -48,8 +42,7 @@ async function createCustomer(s: Setup, body: Record<string, unknown> = customer
   return answer;
 }
 
-const auditOf = (s: Setup, resourceId: string) =>
-  send(s.api, 'GET', `/v1/audit?resourceId=${resourceId}&limit=100`, { token: s.tokens.admin });
+const auditOf = (s: Setup, resourceId: string) => send(s.api, 'GET', `/v1/audit?resourceId=${resourceId}&limit=100`, { token: s.tokens.admin });
 
 /** Registers the whole behaviour suite for one driver. */
 export function describeGovernedBehaviour(driver: string, createStorage: StorageFactory): void {
@@ -73,7 +66,16 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const created = await send(s.api, 'POST', paths.invoices(), { token: s.tokens.admin, body: invoice() });
         expect(created.status).toBe(201);
         const { data, meta } = created.body;
-        expect(data).toMatchObject({ invoiceNumber: 'INV-001', customerName: 'Acme Corp', amount: 120, tenantId: ids.tenant, workspaceId: ids.ws, cellId: ids.cell, version: 1, deletedAt: null });
+        expect(data).toMatchObject({
+          invoiceNumber: 'INV-001',
+          customerName: 'Acme Corp',
+          amount: 120,
+          tenantId: ids.tenant,
+          workspaceId: ids.ws,
+          cellId: ids.cell,
+          version: 1,
+          deletedAt: null,
+        });
         expect(Object.keys(data).some((key) => key.includes('_'))).toBe(false);
         expect(meta).toEqual({ version: 1, createdAt: data.createdAt, updatedAt: data.updatedAt, updatedBy: ids.admin });
         expect(created.headers.get('etag')).toBe('"1"');
@@ -95,7 +97,10 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
       it('refuses server-assigned fields in a create body', async () => {
         const s = await setup();
         for (const field of ['id', 'version', 'createdAt', 'updatedAt', 'deletedAt', 'tenantId']) {
-          const answer = await send(s.api, 'POST', paths.customers(), { token: s.tokens.admin, body: customer({ [field]: field === 'version' ? 1 : ids.viewer }) });
+          const answer = await send(s.api, 'POST', paths.customers(), {
+            token: s.tokens.admin,
+            body: customer({ [field]: field === 'version' ? 1 : ids.viewer }),
+          });
           expectError(answer, 400, 'VALIDATION_ERROR');
         }
         expect((await send(s.api, 'GET', paths.customers(), { token: s.tokens.admin })).body.meta.total).toBe(0);
@@ -116,9 +121,17 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
       it('answers 415 for non-JSON, 413 for oversized, 400 for malformed bodies', async () => {
         const s = await setup({ bodyLimit: 1024 });
         const token = s.tokens.admin;
-        expectError(await send(s.api, 'POST', paths.customers(), { token, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+        expectError(
+          await send(s.api, 'POST', paths.customers(), { token, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+        );
         expectError(await send(s.api, 'POST', paths.customers(), { token, body: customer({ notes: 'x'.repeat(2000) }) }), 413, 'PAYLOAD_TOO_LARGE');
-        expectError(await send(s.api, 'POST', paths.customers(), { token, raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'BAD_REQUEST');
+        expectError(
+          await send(s.api, 'POST', paths.customers(), { token, raw: '{"name":', headers: { 'content-type': 'application/json' } }),
+          400,
+          'BAD_REQUEST',
+        );
       });
 
       it('answers 404 for ids and path segments that are not UUIDs, and for unknown records', async () => {
@@ -150,13 +163,22 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const url = `${paths.customers()}/${body.data.id}`;
         const patched = await send(s.api, 'PATCH', url, {
           token: s.tokens.admin,
-          body: { expectedVersion: 1, patch: [{ op: 'replace', path: '/name', value: 'Acme Ltd' }, { op: 'remove', path: '/phone' }] },
+          body: {
+            expectedVersion: 1,
+            patch: [
+              { op: 'replace', path: '/name', value: 'Acme Ltd' },
+              { op: 'remove', path: '/phone' },
+            ],
+          },
         });
         expect(patched.status, patched.text).toBe(200);
         expect(patched.body.data.name).toBe('Acme Ltd');
         expect(patched.body.data.phone ?? null).toBeNull();
         for (const path of ['/id', '/version', '/__proto__/x', '/tenantId']) {
-          const refused = await send(s.api, 'PATCH', url, { token: s.tokens.admin, body: { expectedVersion: 2, patch: [{ op: 'replace', path, value: 'x' }] } });
+          const refused = await send(s.api, 'PATCH', url, {
+            token: s.tokens.admin,
+            body: { expectedVersion: 2, patch: [{ op: 'replace', path, value: 'x' }] },
+          });
           expectError(refused, 400, 'VALIDATION_ERROR');
         }
       });
@@ -191,7 +213,11 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expectError(await send(s.api, 'DELETE', `${paths.customers()}/${a.id}`, { token: s.tokens.admin }), 400, 'VALIDATION_ERROR');
         const staleQuery = await send(s.api, 'DELETE', `${paths.customers()}/${a.id}?expectedVersion=7`, { token: s.tokens.admin });
         expectError(staleQuery, 409, 'CONFLICT');
-        expectError(await send(s.api, 'DELETE', `${paths.customers()}/${a.id}`, { token: s.tokens.admin, headers: { 'if-match': '"7"' } }), 412, 'PRECONDITION_FAILED');
+        expectError(
+          await send(s.api, 'DELETE', `${paths.customers()}/${a.id}`, { token: s.tokens.admin, headers: { 'if-match': '"7"' } }),
+          412,
+          'PRECONDITION_FAILED',
+        );
         const byQuery = await send(s.api, 'DELETE', `${paths.customers()}/${a.id}?expectedVersion=1`, { token: s.tokens.admin });
         expect(byQuery.status).toBe(200);
         expect(byQuery.body.data.deletedAt).not.toBeNull();
@@ -223,7 +249,10 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const url = `${paths.customers()}/${a.id}`;
         await send(s.api, 'DELETE', `${url}?expectedVersion=1`, { token: s.tokens.admin });
         expectError(await send(s.api, 'POST', `${url}/rollback`, { token: s.tokens.adminNoPerms, body: { targetVersion: 1 } }), 403, 'FORBIDDEN');
-        const restored = await send(s.api, 'POST', `${url}/rollback`, { token: s.tokens.admin, body: { targetVersion: 1, expectedVersion: 2, reason: 'deleted by mistake' } });
+        const restored = await send(s.api, 'POST', `${url}/rollback`, {
+          token: s.tokens.admin,
+          body: { targetVersion: 1, expectedVersion: 2, reason: 'deleted by mistake' },
+        });
         expect(restored.status, restored.text).toBe(200);
         expect(restored.body.data).toMatchObject({ deletedAt: null, deletedBy: null, version: 3, name: 'Acme Corp' });
         const audit = (await auditOf(s, a.id)).body.data;
@@ -250,10 +279,18 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const s = await setup({ resources: [demoEntity('activity-event'), { entity: demoEntity('invoice'), rollback: false }] as never[] });
         const event = await send(s.api, 'POST', paths.events(), { token: s.tokens.admin, body: { kind: 'login', payload: { ok: true } } });
         expect(event.status, event.text).toBe(201);
-        expectError(await send(s.api, 'POST', `${paths.events()}/${event.body.data.id}/rollback`, { token: s.tokens.admin, body: { targetVersion: 1 } }), 422, 'ROLLBACK_DISABLED');
+        expectError(
+          await send(s.api, 'POST', `${paths.events()}/${event.body.data.id}/rollback`, { token: s.tokens.admin, body: { targetVersion: 1 } }),
+          422,
+          'ROLLBACK_DISABLED',
+        );
         const inv = await send(s.api, 'POST', paths.invoices(), { token: s.tokens.admin, body: invoice() });
         await send(s.api, 'PATCH', `${paths.invoices()}/${inv.body.data.id}`, { token: s.tokens.admin, body: { expectedVersion: 1, amount: 5 } });
-        expectError(await send(s.api, 'POST', `${paths.invoices()}/${inv.body.data.id}/rollback`, { token: s.tokens.admin, body: { targetVersion: 1 } }), 422, 'ROLLBACK_DISABLED');
+        expectError(
+          await send(s.api, 'POST', `${paths.invoices()}/${inv.body.data.id}/rollback`, { token: s.tokens.admin, body: { targetVersion: 1 } }),
+          422,
+          'ROLLBACK_DISABLED',
+        );
       });
     });
 
@@ -265,19 +302,38 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const created = await send(s.api, 'POST', paths.customers(), {
           token: s.tokens.admin,
           body: customer({ email: 'secret.person@acme.example', notes: 'confidential note text' }),
-          headers: { 'x-correlation-id': correlation, traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'user-agent': 'behaviour-suite/1.0', 'x-forwarded-for': '203.0.113.7, 10.0.0.1' },
+          headers: {
+            'x-correlation-id': correlation,
+            traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+            'user-agent': 'behaviour-suite/1.0',
+            'x-forwarded-for': '203.0.113.7, 10.0.0.1',
+          },
         });
         expect(created.headers.get('x-correlation-id')).toBe(correlation);
         const id = created.body.data.id;
-        await send(s.api, 'PATCH', `${paths.customers()}/${id}`, { token: s.tokens.admin, body: { expectedVersion: 1, email: 'other.person@acme.example', notes: 'another secret note', annualRevenue: 2000 } });
+        await send(s.api, 'PATCH', `${paths.customers()}/${id}`, {
+          token: s.tokens.admin,
+          body: { expectedVersion: 1, email: 'other.person@acme.example', notes: 'another secret note', annualRevenue: 2000 },
+        });
         const audit = await auditOf(s, id);
         expect(audit.status).toBe(200);
         expect(audit.body.meta).toEqual({ limit: 100, nextCursor: null });
         const [update, create] = audit.body.data;
         expect(create).toMatchObject({
-          tenantId: ids.tenant, workspaceId: ids.ws, cellId: null, actorId: ids.admin, actorType: 'user', eventType: 'entity.created',
-          resourceType: 'crm.Customer@v1', resourceId: id, resourceVersion: 1, baseVersion: null, requestId: correlation, traceId,
-          ip: '203.0.113.7', userAgent: 'behaviour-suite/1.0',
+          tenantId: ids.tenant,
+          workspaceId: ids.ws,
+          cellId: null,
+          actorId: ids.admin,
+          actorType: 'user',
+          eventType: 'entity.created',
+          resourceType: 'crm.Customer@v1',
+          resourceId: id,
+          resourceVersion: 1,
+          baseVersion: null,
+          requestId: correlation,
+          traceId,
+          ip: '203.0.113.7',
+          userAgent: 'behaviour-suite/1.0',
         });
         for (const key of ['id', 'occurredAt', 'changeKind', 'diff', 'snapshot', 'redactionApplied', 'tags']) expect(create).toHaveProperty(key);
         expect(update).toMatchObject({ eventType: 'entity.updated', resourceVersion: 2, baseVersion: 1 });
@@ -288,7 +344,8 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expect(email).toBeDefined();
         expect(email).not.toHaveProperty('value');
         const text = audit.text;
-        for (const secret of ['secret.person@acme.example', 'other.person@acme.example', 'confidential note text', 'another secret note']) expect(text).not.toContain(secret);
+        for (const secret of ['secret.person@acme.example', 'other.person@acme.example', 'confidential note text', 'another secret note'])
+          expect(text).not.toContain(secret);
         const one = await send(s.api, 'GET', `/v1/audit/${create.id}`, { token: s.tokens.admin });
         expect(one.body.data).toEqual(create);
       });
@@ -316,7 +373,8 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
           JSON.stringify(s.logs),
         ];
         for (const output of outputs) {
-          for (const value of ['hidden.person@acme.example', 'moved.person@acme.example', '+1 555 0199', 'never show this note']) expect(output).not.toContain(value);
+          for (const value of ['hidden.person@acme.example', 'moved.person@acme.example', '+1 555 0199', 'never show this note'])
+            expect(output).not.toContain(value);
         }
       });
 
@@ -332,7 +390,9 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expect(second.body.data.map((v: { version: number }) => v.version)).toEqual([3, 2]);
         const auditPage = await send(s.api, 'GET', `/v1/audit?resourceType=crm.Customer@v1&limit=3`, { token: s.tokens.admin });
         expect(auditPage.body.data.map((r: { resourceVersion: number }) => r.resourceVersion)).toEqual([5, 4, 3]);
-        const next = await send(s.api, 'GET', `/v1/audit?resourceType=crm.Customer@v1&limit=3&cursor=${encodeURIComponent(auditPage.body.meta.nextCursor)}`, { token: s.tokens.admin });
+        const next = await send(s.api, 'GET', `/v1/audit?resourceType=crm.Customer@v1&limit=3&cursor=${encodeURIComponent(auditPage.body.meta.nextCursor)}`, {
+          token: s.tokens.admin,
+        });
         expect(next.body.data.map((r: { resourceVersion: number }) => r.resourceVersion)).toEqual([2, 1]);
         expect(next.body.meta.nextCursor).toBeNull();
         expectError(await send(s.api, 'GET', '/v1/audit', { token: s.tokens.viewer }), 403, 'FORBIDDEN');
@@ -380,7 +440,10 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
           garbage: 'abc.def.ghi',
         };
         for (const [name, token] of Object.entries(tokens)) {
-          const answer = await send(s.api, 'GET', paths.customers(), { ...(token === undefined ? {} : { token }), headers: { 'x-correlation-id': ids.otherCell } });
+          const answer = await send(s.api, 'GET', paths.customers(), {
+            ...(token === undefined ? {} : { token }),
+            headers: { 'x-correlation-id': ids.otherCell },
+          });
           expectError(answer, 401, 'UNAUTHENTICATED');
           expect(answer.headers.get('x-correlation-id'), name).toBe(ids.otherCell);
           expect(answer.body.message).not.toMatch(/jose|JWS|ERR_/);
@@ -417,7 +480,11 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expectError(await send(s.api, 'GET', `${paths.customers(ids.otherWs)}/${a.id}`, { token: s.tokens.admin }), 404, 'NOT_FOUND');
         expectError(await send(s.api, 'GET', `${paths.invoices(ids.ws, ids.otherCell)}/${inv.id}`, { token: s.tokens.admin }), 404, 'NOT_FOUND');
         expectError(await send(s.api, 'GET', `${paths.customers()}/${a.id}`, { token: s.tokens.otherTenant }), 404, 'NOT_FOUND');
-        expectError(await send(s.api, 'PATCH', `${paths.customers()}/${a.id}`, { token: s.tokens.otherTenant, body: { expectedVersion: 1, name: 'stolen' } }), 404, 'NOT_FOUND');
+        expectError(
+          await send(s.api, 'PATCH', `${paths.customers()}/${a.id}`, { token: s.tokens.otherTenant, body: { expectedVersion: 1, name: 'stolen' } }),
+          404,
+          'NOT_FOUND',
+        );
         expect((await send(s.api, 'GET', paths.customers(), { token: s.tokens.otherTenant })).body.meta.total).toBe(0);
         expect((await send(s.api, 'GET', `${paths.customers()}/${a.id}`, { token: s.tokens.admin })).body.data.name).toBe('Acme Corp');
       });
@@ -482,7 +549,8 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
       it('honours Prefer: count=exact|planned|estimated with Preference-Applied and meta.count', async () => {
         const s = await setup();
         await seedInvoices(s);
-        const get = (prefer?: string) => send(s.api, 'GET', paths.invoices(), { token: s.tokens.admin, ...(prefer === undefined ? {} : { headers: { prefer } }) });
+        const get = (prefer?: string) =>
+          send(s.api, 'GET', paths.invoices(), { token: s.tokens.admin, ...(prefer === undefined ? {} : { headers: { prefer } }) });
         const plain = await get();
         expect(plain.body.meta).toEqual({ total: 4, page: 1, pageSize: 20 });
         expect(plain.headers.get('preference-applied')).toBeNull();
@@ -509,12 +577,30 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
 
       it('refuses unknown or malformed parameters with 400 naming the parameter', async () => {
         const s = await setup();
-        const bad = ['pageSize=0', 'page=0', 'page=abc', 'sortBy=customerName', 'sortDir=up', 'status[gt]=PAID', 'amount=12', 'amount[gt]=lots', 'dueDate[between]=2026-01-01', 'dueDate[after]=yesterday', 'status=UNKNOWN', 'paymentToken=x', 'includeDeleted=yes', 'customer_id=x'];
+        const bad = [
+          'pageSize=0',
+          'page=0',
+          'page=abc',
+          'sortBy=customerName',
+          'sortDir=up',
+          'status[gt]=PAID',
+          'amount=12',
+          'amount[gt]=lots',
+          'dueDate[between]=2026-01-01',
+          'dueDate[after]=yesterday',
+          'status=UNKNOWN',
+          'paymentToken=x',
+          'includeDeleted=yes',
+          'customer_id=x',
+        ];
         for (const query of bad) {
           const answer = await send(s.api, 'GET', `${paths.invoices()}?${query}`, { token: s.tokens.admin });
           expectError(answer, 400, 'VALIDATION_ERROR');
           const param = query.split('=')[0]!;
-          expect(answer.body.details.fields.map((f: { path: string }) => f.path), query).toContain(param);
+          expect(
+            answer.body.details.fields.map((f: { path: string }) => f.path),
+            query,
+          ).toContain(param);
           expect(answer.body.message).toContain(param);
         }
       });
@@ -524,7 +610,11 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
       it('echoes X-Correlation-ID on every answer and generates one when absent', async () => {
         const s = await setup();
         const given = '12345678-1234-4234-8234-123456789abc';
-        for (const [method, path] of [['GET', paths.customers()], ['PUT', paths.customers()], ['GET', `${paths.customers()}/x`]] as const) {
+        for (const [method, path] of [
+          ['GET', paths.customers()],
+          ['PUT', paths.customers()],
+          ['GET', `${paths.customers()}/x`],
+        ] as const) {
           const answer = await send(s.api, method, path, { token: s.tokens.admin, headers: { 'x-correlation-id': given } });
           expect(answer.headers.get('x-correlation-id')).toBe(given);
         }
@@ -535,7 +625,13 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
       });
 
       it('answers an unexpected failure as INTERNAL_ERROR carrying the correlation id, nothing else', async () => {
-        const s = await setup({ hooks: { onRequest: () => { throw new Error('database exploded at db.internal:5432'); } } });
+        const s = await setup({
+          hooks: {
+            onRequest: () => {
+              throw new Error('database exploded at db.internal:5432');
+            },
+          },
+        });
         const correlation = 'abcdefab-cdef-4bcd-8bcd-abcdefabcdef';
         const answer = await send(s.api, 'GET', paths.customers(), { token: s.tokens.admin, headers: { 'x-correlation-id': correlation } });
         expectError(answer, 500, 'INTERNAL_ERROR');
@@ -575,7 +671,11 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         expect((await send(s.api, 'GET', paths.customers(), { token: s.tokens.admin })).body.meta.total).toBe(1);
         const other = await send(s.api, 'POST', paths.customers(), { token: s.tokens.admin, body: customer({ name: 'Other' }), headers });
         expect(other.status).toBe(422);
-        expectError(await send(s.api, 'POST', paths.customers(), { token: s.tokens.admin, body: customer(), headers: { 'idempotency-key': 'ü'.repeat(3) } }), 400, 'VALIDATION_ERROR');
+        expectError(
+          await send(s.api, 'POST', paths.customers(), { token: s.tokens.admin, body: customer(), headers: { 'idempotency-key': 'ü'.repeat(3) } }),
+          400,
+          'VALIDATION_ERROR',
+        );
       });
 
       it('rate limits per tenant + actor with 429 and Retry-After', async () => {
@@ -596,11 +696,18 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
         const text = s.metrics.render();
         expect(text).toMatch(/entity_write_total\{[^}]*eventType="entity.created"[^}]*\} 1/);
         expect(text).toMatch(/entity_conflict_total\{[^}]*resourceType="crm.Customer@v1"[^}]*\} 1/);
-        expect(s.logs).toContainEqual(expect.objectContaining({ tenantId: ids.tenant, workspaceId: ids.ws, resourceType: 'crm.Customer@v1', resourceId: a.id, version: 1 }));
+        expect(s.logs).toContainEqual(
+          expect.objectContaining({ tenantId: ids.tenant, workspaceId: ids.ws, resourceType: 'crm.Customer@v1', resourceId: a.id, version: 1 }),
+        );
       });
 
       it('adds Deprecation and Sunset headers to a deprecated resource', async () => {
-        const s = await setup({ resources: [{ entity: demoEntity('customer'), deprecation: { sunset: '2027-06-30T00:00:00Z', link: 'https://docs.example/v2' } }, demoEntity('invoice')] as never[] });
+        const s = await setup({
+          resources: [
+            { entity: demoEntity('customer'), deprecation: { sunset: '2027-06-30T00:00:00Z', link: 'https://docs.example/v2' } },
+            demoEntity('invoice'),
+          ] as never[],
+        });
         const answer = await send(s.api, 'GET', paths.customers(), { token: s.tokens.admin });
         expect(answer.headers.get('deprecation')).toBe('true');
         expect(answer.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
@@ -623,7 +730,8 @@ export function describeGovernedBehaviour(driver: string, createStorage: Storage
           expect(statuses.filter((status) => status === 200)).toHaveLength(1);
           expect(statuses.filter((status) => status === 409)).toHaveLength(49);
           // Then a chain of sequential writes keeps versions contiguous with no duplicates.
-          for (let v = 2; v <= 5; v++) expect((await send(server.url, 'PATCH', url, { token: s.tokens.admin, body: { expectedVersion: v, annualRevenue: v * 1000 } })).status).toBe(200);
+          for (let v = 2; v <= 5; v++)
+            expect((await send(server.url, 'PATCH', url, { token: s.tokens.admin, body: { expectedVersion: v, annualRevenue: v * 1000 } })).status).toBe(200);
           const audit = await send(server.url, 'GET', `/v1/audit?resourceId=${a.id}&limit=100`, { token: s.tokens.admin });
           const versions = audit.body.data.map((r: { resourceVersion: number }) => r.resourceVersion).reverse();
           expect(versions).toEqual([1, 2, 3, 4, 5, 6]);

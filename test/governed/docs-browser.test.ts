@@ -24,7 +24,18 @@ describe.skipIf(!existsSync(CHROMIUM))('governed routes on the docs page in Chro
     server = createServer(toNodeHandler(app.handler));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -44,12 +55,17 @@ describe.skipIf(!existsSync(CHROMIUM))('governed routes on the docs page in Chro
 
     // The bearer token, as a user would paste it into "Authorize".
     const token = await mint({ roles: ['admin'] });
-    await page.evaluate((value) => (window as unknown as { ui: { preauthorizeApiKey(name: string, value: string): void } }).ui.preauthorizeApiKey('bearerAuth', value), token);
+    await page.evaluate(
+      (value) => (window as unknown as { ui: { preauthorizeApiKey(name: string, value: string): void } }).ui.preauthorizeApiKey('bearerAuth', value),
+      token,
+    );
     const list = page.locator('.opblock.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/v1\/activity-events$/ }) });
     await list.locator('.opblock-summary').click();
     await list.locator('button.try-out__btn').click();
     const served: string[] = [];
-    page.on('request', (request) => served.push(`${request.method()} ${new URL(request.url()).pathname} ${request.headers().authorization ? 'with-token' : 'no-token'}`));
+    page.on('request', (request) =>
+      served.push(`${request.method()} ${new URL(request.url()).pathname} ${request.headers().authorization ? 'with-token' : 'no-token'}`),
+    );
     await list.locator('button.execute').click();
     const live = list.locator('.live-responses-table tbody tr.response');
     await live.locator('.response-col_status').first().waitFor({ timeout: 10_000 });

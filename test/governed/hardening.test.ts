@@ -90,7 +90,9 @@ for (const [driver, factory] of drivers) {
       const url = `${paths.customers()}/${created.body.data.id}`;
       const [merge, mergeMs] = await elapsed(() => send(s.api, 'PATCH', url, { token: admin, body: { expectedVersion: 1, email: evil } }));
       expectError(merge, 400, 'VALIDATION_ERROR');
-      const [patch, patchMs] = await elapsed(() => send(s.api, 'PATCH', url, { token: admin, body: { expectedVersion: 1, patch: [{ op: 'replace', path: '/email', value: evil }] } }));
+      const [patch, patchMs] = await elapsed(() =>
+        send(s.api, 'PATCH', url, { token: admin, body: { expectedVersion: 1, patch: [{ op: 'replace', path: '/email', value: evil }] } }),
+      );
       expectError(patch, 400, 'VALIDATION_ERROR');
       // The backtracking pattern took about 9 s per request on this input; linear work takes milliseconds.
       expect(Math.max(postMs, mergeMs, patchMs)).toBeLessThan(1000);
@@ -121,10 +123,12 @@ for (const [driver, factory] of drivers) {
         expect(keyed).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
       }
       const created = await service.create(context, { kind: 'k', payload: deepValue(10) });
-      const update = await service.update(context, created.data.id, { expectedVersion: 1, patch: [{ op: 'add', path: '/payload/b', value: deepValue(5_000) }] }).then(
-        () => null,
-        (caught: unknown) => caught,
-      );
+      const update = await service
+        .update(context, created.data.id, { expectedVersion: 1, patch: [{ op: 'add', path: '/payload/b', value: deepValue(5_000) }] })
+        .then(
+          () => null,
+          (caught: unknown) => caught,
+        );
       expect(update).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
       expect(s.errors).toEqual([]);
     });
@@ -132,11 +136,19 @@ for (const [driver, factory] of drivers) {
     it('over HTTP, a deep body with an Idempotency-Key and a deep JSON Patch value get 400 in the envelope', async () => {
       const s = await setup();
       const admin = s.tokens.admin;
-      const keyed = await send(s.api, 'POST', paths.events(), { token: admin, raw: `{"kind":"k","payload":${deepJson(3_000)}}`, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep' } });
+      const keyed = await send(s.api, 'POST', paths.events(), {
+        token: admin,
+        raw: `{"kind":"k","payload":${deepJson(3_000)}}`,
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'deep' },
+      });
       expect(keyed.status).toBe(400);
       const created = await send(s.api, 'POST', paths.events(), { token: admin, body: { kind: 'k', payload: {} } });
       const url = `${paths.events()}/${created.body.data.id}`;
-      const patch = await send(s.api, 'PATCH', url, { token: admin, raw: `{"expectedVersion":1,"patch":[{"op":"add","path":"/payload/a","value":${deepJson(5_000)}}]}`, headers: { 'content-type': 'application/json' } });
+      const patch = await send(s.api, 'PATCH', url, {
+        token: admin,
+        raw: `{"expectedVersion":1,"patch":[{"op":"add","path":"/payload/a","value":${deepJson(5_000)}}]}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(patch.status).toBe(400);
       expect(patch.body.error).toMatch(/^(BAD_REQUEST|VALIDATION_ERROR)$/);
       expect(s.errors).toEqual([]);
@@ -173,7 +185,10 @@ for (const [driver, factory] of drivers) {
       const s = await setup();
       for (const name of ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty']) {
         const token = await signRaw(
-          JSON.stringify({ sub: ids.editor, tenant_id: ids.tenant, roles: [], permissions: [], exp: Math.floor(Date.now() / 1000) + 600 }).replace(/}$/, `,"workspaces":{"${name}":["admin"]},"roles":["viewer"]}`),
+          JSON.stringify({ sub: ids.editor, tenant_id: ids.tenant, roles: [], permissions: [], exp: Math.floor(Date.now() / 1000) + 600 }).replace(
+            /}$/,
+            `,"workspaces":{"${name}":["admin"]},"roles":["viewer"]}`,
+          ),
         );
         for (const path of [paths.customers(), paths.invoices(), '/v1/audit']) {
           const answer = await send(s.api, 'GET', path, { token });
@@ -184,7 +199,9 @@ for (const [driver, factory] of drivers) {
         expectError(write, 401, 'UNAUTHENTICATED');
       }
       // Top-level claims named like prototype members are ignored, and roles are never inherited.
-      const odd = await signRaw(`{"sub":"${ids.editor}","tenant_id":"${ids.tenant}","__proto__":{"roles":["admin"]},"constructor":{"x":1},"exp":${Math.floor(Date.now() / 1000) + 600}}`);
+      const odd = await signRaw(
+        `{"sub":"${ids.editor}","tenant_id":"${ids.tenant}","__proto__":{"roles":["admin"]},"constructor":{"x":1},"exp":${Math.floor(Date.now() / 1000) + 600}}`,
+      );
       expectError(await send(s.api, 'POST', paths.customers(), { token: odd, body: customer() }), 403, 'FORBIDDEN');
       expect(({} as Record<string, unknown>).roles).toBeUndefined();
       expect(s.errors).toEqual([]);
@@ -194,7 +211,13 @@ for (const [driver, factory] of drivers) {
       const s = await setup();
       const now = Math.floor(Date.now() / 1000);
       const base = `"sub":"${ids.admin}","tenant_id":"${ids.tenant}","roles":["admin"]`;
-      for (const claims of [`"exp":1e400`, `"exp":${now + 600},"nbf":-1e400`, `"exp":${now + 600},"iat":1e400`, `"exp":253402300800`, `"exp":${now + 600},"iat":-5`]) {
+      for (const claims of [
+        `"exp":1e400`,
+        `"exp":${now + 600},"nbf":-1e400`,
+        `"exp":${now + 600},"iat":1e400`,
+        `"exp":253402300800`,
+        `"exp":${now + 600},"iat":-5`,
+      ]) {
         const token = await signRaw(`{${base},${claims}}`);
         const answer = await send(s.api, 'GET', paths.customers(), { token });
         expectError(answer, 401, 'UNAUTHENTICATED');
@@ -206,7 +229,16 @@ for (const [driver, factory] of drivers) {
     it('refuses impossible calendar dates with 400 in bodies and filters, and reads zone-less values as UTC whatever TZ is', async () => {
       const s = await setup();
       const admin = s.tokens.admin;
-      for (const dueDate of ['2026-02-30T00:00:00Z', '2026-02-29', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T10:60:00Z', '2026-01-01T10:00:60Z', '2026-01-01T10:00:00+24:00', `2026-01-01T10:00:00.${'1'.repeat(100)}Z`]) {
+      for (const dueDate of [
+        '2026-02-30T00:00:00Z',
+        '2026-02-29',
+        '2026-13-01T00:00:00Z',
+        '2026-01-01T24:00:00Z',
+        '2026-01-01T10:60:00Z',
+        '2026-01-01T10:00:60Z',
+        '2026-01-01T10:00:00+24:00',
+        `2026-01-01T10:00:00.${'1'.repeat(100)}Z`,
+      ]) {
         const answer = await send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice({ dueDate }) });
         expectError(answer, 400, 'VALIDATION_ERROR');
         expect(answer.body.details.fields[0].path).toBe('dueDate');
@@ -223,8 +255,14 @@ for (const [driver, factory] of drivers) {
         for (const zone of ['UTC', 'America/New_York']) {
           process.env.TZ = zone;
           const listed = await send(s.api, 'GET', `${paths.invoices()}?dueDate[between]=2026-03-01T00:00:00,2026-03-01T23:59:59`, { token: admin });
-          expect(listed.body.data.map((row: { invoiceNumber: string }) => row.invoiceNumber), zone).toEqual(['EARLY']);
-          const body = await send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice({ invoiceNumber: `TZ-${zone}`, dueDate: '2026-07-01T12:00:00' }) });
+          expect(
+            listed.body.data.map((row: { invoiceNumber: string }) => row.invoiceNumber),
+            zone,
+          ).toEqual(['EARLY']);
+          const body = await send(s.api, 'POST', paths.invoices(), {
+            token: admin,
+            body: invoice({ invoiceNumber: `TZ-${zone}`, dueDate: '2026-07-01T12:00:00' }),
+          });
           expect(body.body.data.dueDate, zone).toBe('2026-07-01T12:00:00.000Z');
         }
       } finally {
@@ -244,8 +282,20 @@ for (const [driver, factory] of drivers) {
       }
       const created = await send(s.api, 'POST', paths.events(), { token: admin, body: { kind: 'k', payload: { x: 1 } } });
       const url = `${paths.events()}/${created.body.data.id}`;
-      expectError(await send(s.api, 'PATCH', url, { token: admin, raw: '{"expectedVersion":1,"payload":{"x":[1e400]}}', headers: json }), 400, 'VALIDATION_ERROR');
-      expectError(await send(s.api, 'PATCH', url, { token: admin, raw: '{"expectedVersion":1,"patch":[{"op":"add","path":"/payload/y","value":{"z":1e400}}]}', headers: json }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await send(s.api, 'PATCH', url, { token: admin, raw: '{"expectedVersion":1,"payload":{"x":[1e400]}}', headers: json }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expectError(
+        await send(s.api, 'PATCH', url, {
+          token: admin,
+          raw: '{"expectedVersion":1,"patch":[{"op":"add","path":"/payload/y","value":{"z":1e400}}]}',
+          headers: json,
+        }),
+        400,
+        'VALIDATION_ERROR',
+      );
       expect((await send(s.api, 'GET', url, { token: admin })).body.data).toMatchObject({ version: 1, payload: { x: 1 } });
     });
 
@@ -258,7 +308,11 @@ for (const [driver, factory] of drivers) {
       const read = await send(s.api, 'GET', `${paths.events()}/${created.body.data.id}`, { token: admin });
       expect(Object.keys(read.body.data.payload).sort()).toEqual(['__proto__', 'constructor', 'prototype']);
       expect(read.text).toContain('"__proto__":{"polluted":true}');
-      const top = await send(s.api, 'POST', paths.customers(), { token: admin, raw: '{"name":"A","email":"a@b.co","status":"lead","__proto__":{"status":"x"}}', headers: { 'content-type': 'application/json' } });
+      const top = await send(s.api, 'POST', paths.customers(), {
+        token: admin,
+        raw: '{"name":"A","email":"a@b.co","status":"lead","__proto__":{"status":"x"}}',
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(top, 400, 'VALIDATION_ERROR');
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(s.errors).toEqual([]);
@@ -269,8 +323,16 @@ for (const [driver, factory] of drivers) {
       const admin = s.tokens.admin;
       const secrets = { email: 'secret-email@hidden.example', phone: 'secret-phone-555', notes: 'secret-notes-text', paymentToken: 'tok_secret_credential' };
       const resources = [
-        { path: paths.customers(), body: customer({ email: secrets.email, phone: secrets.phone, notes: secrets.notes }), fields: ['name', 'email', 'phone', 'status', 'notes', 'annualRevenue'] },
-        { path: paths.invoices(), body: invoice({ paymentToken: secrets.paymentToken }), fields: ['invoiceNumber', 'customerId', 'customerName', 'amount', 'dueDate', 'status', 'paymentToken'] },
+        {
+          path: paths.customers(),
+          body: customer({ email: secrets.email, phone: secrets.phone, notes: secrets.notes }),
+          fields: ['name', 'email', 'phone', 'status', 'notes', 'annualRevenue'],
+        },
+        {
+          path: paths.invoices(),
+          body: invoice({ paymentToken: secrets.paymentToken }),
+          fields: ['invoiceNumber', 'customerId', 'customerName', 'amount', 'dueDate', 'status', 'paymentToken'],
+        },
       ];
       // Classes as the entity documents declare them; copy/move is allowed only into the same or a withheld class.
       const classOf: Record<string, string> = { email: 'sensitive', phone: 'sensitive', notes: 'hash', paymentToken: 'credential' };
@@ -307,7 +369,8 @@ for (const [driver, factory] of drivers) {
     it('stores no field value for an Idempotency-Key, replays the first answer, forgets the key after its lifetime and sweeps expired keys', async () => {
       const s = await setup({ idempotency: { ttlMs: 1_500 } });
       const admin = s.tokens.admin;
-      const keyed = (key: string, body: Record<string, unknown>): Promise<Answer> => send(s.api, 'POST', paths.invoices(), { token: admin, body, headers: { 'idempotency-key': key } });
+      const keyed = (key: string, body: Record<string, unknown>): Promise<Answer> =>
+        send(s.api, 'POST', paths.invoices(), { token: admin, body, headers: { 'idempotency-key': key } });
       const body = invoice({ paymentToken: 'tok_idem_secret', customerName: 'Personal Name' });
       const first = await keyed('key-1', body);
       expect(first.status).toBe(201);
@@ -324,7 +387,8 @@ for (const [driver, factory] of drivers) {
       expect(again.body).toEqual(first.body);
       expectError(await keyed('key-1', { ...body, amount: 1 }), 422, 'IDEMPOTENCY_KEY_REUSED');
       // Tier-3 resources keep version states too, so their replays work the same way.
-      const event = () => send(s.api, 'POST', paths.events(), { token: admin, body: { kind: 'k', payload: { a: 1 } }, headers: { 'idempotency-key': 'event-key' } });
+      const event = () =>
+        send(s.api, 'POST', paths.events(), { token: admin, body: { kind: 'k', payload: { a: 1 } }, headers: { 'idempotency-key': 'event-key' } });
       const firstEvent = await event();
       expect(firstEvent.status).toBe(201);
       expect((await event()).body).toEqual(firstEvent.body);
@@ -357,7 +421,9 @@ for (const [driver, factory] of drivers) {
       const body: Record<string, unknown> = customer();
       for (let index = 0; index < 90_000; index++) body[`k${index}`] = 1;
       const sent = JSON.stringify(body);
-      const [answer, ms] = await elapsed(() => send(s.api, 'POST', paths.customers(), { token: s.tokens.admin, raw: sent, headers: { 'content-type': 'application/json' } }));
+      const [answer, ms] = await elapsed(() =>
+        send(s.api, 'POST', paths.customers(), { token: s.tokens.admin, raw: sent, headers: { 'content-type': 'application/json' } }),
+      );
       expectError(answer, 400, 'VALIDATION_ERROR');
       expect(answer.body.details.fields).toHaveLength(100);
       expect(answer.body.details.fieldsOmitted).toBe(89_900);
@@ -374,8 +440,14 @@ for (const [driver, factory] of drivers) {
     it('bounds the other format checks and long text: overlong UUIDs and date-times refused before any pattern, indexed text capped', async () => {
       const s = await setup();
       const admin = s.tokens.admin;
-      expectError(await send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice({ customerId: `${ids.viewer}${'0'.repeat(100_000)}` }) }), 400, 'VALIDATION_ERROR');
-      const [answer, ms] = await elapsed(() => send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice({ dueDate: `2026-01-01T00:00:00${'0'.repeat(500_000)}` }) }));
+      expectError(
+        await send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice({ customerId: `${ids.viewer}${'0'.repeat(100_000)}` }) }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      const [answer, ms] = await elapsed(() =>
+        send(s.api, 'POST', paths.invoices(), { token: admin, body: invoice({ dueDate: `2026-01-01T00:00:00${'0'.repeat(500_000)}` }) }),
+      );
       expectError(answer, 400, 'VALIDATION_ERROR');
       expect(ms).toBeLessThan(1000);
       // Free text that is not indexed is bounded by the body size only.
@@ -394,4 +466,3 @@ for (const [driver, factory] of drivers) {
     });
   });
 }
-

@@ -29,7 +29,18 @@ async function seed(driver: StorageDriver): Promise<void> {
   const at = '2026-01-01T00:00:00.000Z';
   await driver.transaction(async (session) => {
     for (let index = 0; index < ROWS; index += 1) {
-      const record: StoredRecord = { ...scope, id: crypto.randomUUID(), version: 1, createdAt: at, createdBy: 'u', updatedAt: at, updatedBy: 'u', deletedAt: null, deletedBy: null, fields: { kind: index < 10 ? 'rare' : 'common' } };
+      const record: StoredRecord = {
+        ...scope,
+        id: crypto.randomUUID(),
+        version: 1,
+        createdAt: at,
+        createdBy: 'u',
+        updatedAt: at,
+        updatedBy: 'u',
+        deletedAt: null,
+        deletedBy: null,
+        fields: { kind: index < 10 ? 'rare' : 'common' },
+      };
       await session.insert(model, record);
     }
   });

@@ -33,7 +33,10 @@ const measurement = {
     extra: { type: 'object', optional: true, nullable: true },
   },
   data: {
-    filtering: { allowedFields: ['taken_at', 'unit', 'value'], operators: { taken_at: ['before', 'after', 'between'], unit: ['equals', 'in'], value: ['gt', 'lt'] } },
+    filtering: {
+      allowedFields: ['taken_at', 'unit', 'value'],
+      operators: { taken_at: ['before', 'after', 'between'], unit: ['equals', 'in'], value: ['gt', 'lt'] },
+    },
     searching: { fields: ['unit'] },
     sorting: { allowedFields: ['taken_at', 'value'], default: { field: 'taken_at', direction: 'desc' } },
   },
@@ -47,11 +50,27 @@ async function validate(document: unknown): Promise<void> {
   expect(validator.version).toBe('3.1');
 }
 
-type Doc = { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, unknown>; security?: unknown; requestBody?: unknown }>>; components: { schemas: Record<string, { properties?: Record<string, { type: unknown; format?: string; enum?: unknown[] }>; required?: string[] }>; securitySchemes: Record<string, unknown> } };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, unknown>; security?: unknown; requestBody?: unknown }
+    >
+  >;
+  components: {
+    schemas: Record<string, { properties?: Record<string, { type: unknown; format?: string; enum?: unknown[] }>; required?: string[] }>;
+    securitySchemes: Record<string, unknown>;
+  };
+};
 
 describe('governed OpenAPI document', () => {
   it('is valid OpenAPI 3.1 for the demo resources and a resource defined in the test, and served at /v1/openapi.json', async () => {
-    const api = createGovernedApi({ storage: memoryStorage(), auth: { secret: SECRET }, resources: [demoEntity('customer'), demoEntity('invoice'), demoEntity('activity-event'), measurement] as never[] });
+    const api = createGovernedApi({
+      storage: memoryStorage(),
+      auth: { secret: SECRET },
+      resources: [demoEntity('customer'), demoEntity('invoice'), demoEntity('activity-event'), measurement] as never[],
+    });
     const document = api.openapi() as unknown as Doc;
     await validate(document);
     const served = await api(new Request('http://h/v1/openapi.json'));
@@ -61,17 +80,44 @@ describe('governed OpenAPI document', () => {
     // Paths per scope, every operation of the table.
     const cell = '/v1/workspaces/{workspaceId}/cells/{cellId}/measurements';
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/v1/workspaces/{workspaceId}/customers', '/v1/workspaces/{workspaceId}/customers/{id}', '/v1/activity-events', cell, `${cell}/{id}`, `${cell}/{id}/rollback`, `${cell}/{id}/versions`, '/v1/audit', '/v1/audit/{auditId}']),
+      expect.arrayContaining([
+        '/v1/workspaces/{workspaceId}/customers',
+        '/v1/workspaces/{workspaceId}/customers/{id}',
+        '/v1/activity-events',
+        cell,
+        `${cell}/{id}`,
+        `${cell}/{id}/rollback`,
+        `${cell}/{id}/versions`,
+        '/v1/audit',
+        '/v1/audit/{auditId}',
+      ]),
     );
     expect(Object.keys(document.paths[`${cell}/{id}`]!)).toEqual(['get', 'patch', 'delete']);
     // Filters with their operators, sort fields, search.
     const names = document.paths[cell]!.get!.parameters!.map((parameter) => parameter.name);
-    expect(names).toEqual(expect.arrayContaining(['workspaceId', 'cellId', 'page', 'pageSize', 'sortBy', 'sortDir', 'q', 'takenAt[before]', 'takenAt[between]', 'unit', 'unit[in]', 'value[gt]']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'workspaceId',
+        'cellId',
+        'page',
+        'pageSize',
+        'sortBy',
+        'sortDir',
+        'q',
+        'takenAt[before]',
+        'takenAt[between]',
+        'unit',
+        'unit[in]',
+        'value[gt]',
+      ]),
+    );
     expect(names).not.toContain('count');
     // Concurrency and idempotency headers; every error code with the envelope; bearer security.
     expect(document.paths[`${cell}/{id}`]!.patch!.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`)).toContain('header:If-Match');
     expect(document.paths[cell]!.post!.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`)).toContain('header:Idempotency-Key');
-    expect(Object.keys(document.paths[`${cell}/{id}`]!.patch!.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500']));
+    expect(Object.keys(document.paths[`${cell}/{id}`]!.patch!.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500']),
+    );
     expect(Object.keys(document.paths[cell]!.post!.responses)).toEqual(expect.arrayContaining(['201', '422']));
     expect(document.paths[cell]!.get!.security).toEqual([{ bearerAuth: [] }]);
     expect(document.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
@@ -99,7 +145,16 @@ describe('governed OpenAPI document', () => {
       expect(answer.status).toBe(200);
       const document = (await answer.json()) as Doc & { tags: Array<{ name: string }> };
       await validate(document);
-      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/api/validate/manifest', '/v1/workspaces/{workspaceId}/customers', '/v1/workspaces/{workspaceId}/cells/{cellId}/invoices', '/v1/activity-events', '/v1/audit']));
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining([
+          '/health',
+          '/api/validate/manifest',
+          '/v1/workspaces/{workspaceId}/customers',
+          '/v1/workspaces/{workspaceId}/cells/{cellId}/invoices',
+          '/v1/activity-events',
+          '/v1/audit',
+        ]),
+      );
       expect(document.tags.map((tag) => tag.name)).toEqual(expect.arrayContaining(['schemas', 'customers', 'invoices', 'activity-events', 'audit']));
     } finally {
       await app.close();

@@ -66,7 +66,10 @@ describe.skipIf(Boolean(skip))(`409 vs 412 under racing writers on PostgreSQL${s
             : call('PATCH', item, {}, { expectedVersion: version, name: `r${round}-${racer}` }).then((answer) => ({ carrier: 'body' as const, ...answer })),
         ),
       );
-      expect(answers.filter((answer) => answer.status === 200), `round ${round}`).toHaveLength(1);
+      expect(
+        answers.filter((answer) => answer.status === 200),
+        `round ${round}`,
+      ).toHaveLength(1);
       for (const answer of answers) if (answer.status !== 200) tally(refusals[answer.carrier], answer.status);
       version += 1;
     }
@@ -79,7 +82,10 @@ describe.skipIf(Boolean(skip))(`409 vs 412 under racing writers on PostgreSQL${s
     // winner committed finds the record deleted (404); otherwise its carrier decides.
     const answered = { ifMatch: new Set<number>(), body: new Set<number>() };
     for (let round = 0; round < ROUNDS; round += 1) {
-      const target = round === 0 ? item : `${collection}/${(await call('POST', collection, {}, { name: `D${round}`, email: 'd@example.com', status: 'lead' })).body.data!.id}`;
+      const target =
+        round === 0
+          ? item
+          : `${collection}/${(await call('POST', collection, {}, { name: `D${round}`, email: 'd@example.com', status: 'lead' })).body.data!.id}`;
       const current = round === 0 ? version : 1;
       const deletes = await Promise.all(
         Array.from({ length: RACERS }, (_, racer) =>
@@ -88,7 +94,10 @@ describe.skipIf(Boolean(skip))(`409 vs 412 under racing writers on PostgreSQL${s
             : call('DELETE', `${target}?expectedVersion=${current}`).then((answer) => ({ carrier: 'body' as const, ...answer })),
         ),
       );
-      expect(deletes.filter((answer) => answer.status === 200), `delete round ${round}`).toHaveLength(1);
+      expect(
+        deletes.filter((answer) => answer.status === 200),
+        `delete round ${round}`,
+      ).toHaveLength(1);
       for (const answer of deletes) if (answer.status !== 200) answered[answer.carrier].add(answer.status);
     }
     expect([...answered.ifMatch].filter((status) => status !== 404)).toEqual([412]);

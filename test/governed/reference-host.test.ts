@@ -27,7 +27,11 @@ describe('reference host: governed resources over HTTP', () => {
   });
 
   it('runs the main paths: create, read, patch, conflict, delete, restore, history, versions', async () => {
-    const created = await send(host.url, 'POST', paths.customers(), { token: admin, body: customer({ notes: 'private text here' }), headers: { 'x-correlation-id': ids.otherCell } });
+    const created = await send(host.url, 'POST', paths.customers(), {
+      token: admin,
+      body: customer({ notes: 'private text here' }),
+      headers: { 'x-correlation-id': ids.otherCell },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.headers.get('x-correlation-id')).toBe(ids.otherCell);
     const url = created.headers.get('location')!;
@@ -55,7 +59,11 @@ describe('reference host: governed resources over HTTP', () => {
     expect((await send(host.url, 'GET', `${paths.invoices(ids.ws, ids.otherCell)}/${inv.body.data.id}`, { token: admin })).status).toBe(404);
     const event = await send(host.url, 'POST', paths.events(), { token: admin, body: { kind: 'signup' } });
     expect(event.status).toBe(201);
-    expectError(await send(host.url, 'POST', `${paths.events()}/${event.body.data.id}/rollback`, { token: admin, body: { targetVersion: 1 } }), 422, 'ROLLBACK_DISABLED');
+    expectError(
+      await send(host.url, 'POST', `${paths.events()}/${event.body.data.id}/rollback`, { token: admin, body: { targetVersion: 1 } }),
+      422,
+      'ROLLBACK_DISABLED',
+    );
   });
 
   it('answers 401, 405 and 400 envelopes and exposes /metrics in Prometheus text', async () => {
@@ -71,7 +79,9 @@ describe('reference host: governed resources over HTTP', () => {
   });
 
   it('accepts a token printed by `cellgate token`', async () => {
-    const result = await run(['src/cli/index.ts', 'token', '--tenant', ids.tenant, '--workspace', `${ids.ws}=viewer,editor`, '--permission', 'audit:read'], { CELLGATE_JWT_SECRET: SECRET });
+    const result = await run(['src/cli/index.ts', 'token', '--tenant', ids.tenant, '--workspace', `${ids.ws}=viewer,editor`, '--permission', 'audit:read'], {
+      CELLGATE_JWT_SECRET: SECRET,
+    });
     expect(result.code, result.stderr).toBe(0);
     const token = result.stdout.trim();
     expect(token.split('.')).toHaveLength(3);
@@ -126,7 +136,11 @@ describe('reference host: settings', () => {
     const host = await startHost({ CELLGATE_JWT_PUBLIC_KEY: pem });
     try {
       expect(host.lines.join('\n')).not.toMatch(/dev mode/);
-      const rs = await new SignJWT({ tenant_id: ids.tenant, roles: ['admin'] }).setProtectedHeader({ alg: 'RS256' }).setSubject(ids.admin).setExpirationTime('5m').sign(keys.privateKey);
+      const rs = await new SignJWT({ tenant_id: ids.tenant, roles: ['admin'] })
+        .setProtectedHeader({ alg: 'RS256' })
+        .setSubject(ids.admin)
+        .setExpirationTime('5m')
+        .sign(keys.privateKey);
       expect((await send(host.url, 'GET', paths.events(), { token: rs })).status).toBe(200);
       expectError(await send(host.url, 'GET', paths.events(), { token: await mint({ roles: ['admin'] }) }), 401, 'UNAUTHENTICATED');
     } finally {
@@ -160,7 +174,25 @@ describe('reference host: settings', () => {
 describe('cellgate token', () => {
   it('prints a token the governed handler accepts, with the requested claims', async () => {
     const sub = ids.editor;
-    const result = await run(['src/cli/index.ts', 'token', '--tenant', ids.tenant, '--sub', sub, '--workspace', `${ids.ws}=admin`, '--permission', 'audit:read', '--plan', 'pro', '--expires', '15m'], { CELLGATE_JWT_SECRET: SECRET });
+    const result = await run(
+      [
+        'src/cli/index.ts',
+        'token',
+        '--tenant',
+        ids.tenant,
+        '--sub',
+        sub,
+        '--workspace',
+        `${ids.ws}=admin`,
+        '--permission',
+        'audit:read',
+        '--plan',
+        'pro',
+        '--expires',
+        '15m',
+      ],
+      { CELLGATE_JWT_SECRET: SECRET },
+    );
     expect(result.code, result.stderr).toBe(0);
     const api = createGovernedApi({ storage: memoryStorage(), auth: { secret: SECRET }, resources: [demoEntity('customer')] as never[] });
     await api.migrate();

@@ -66,7 +66,12 @@ export async function mint(input: TokenClaimsInput = {}): Promise<string> {
 export async function cast() {
   const everywhere = { [ids.ws]: ['admin'], [ids.otherWs]: ['admin'] };
   return {
-    admin: await mint({ sub: ids.admin, roles: ['admin'], workspaces: everywhere, permissions: ['audit:read', 'audit:restore', 'crm.customers.read', 'crm.invoices.read', 'ops.activity-events.read'] }),
+    admin: await mint({
+      sub: ids.admin,
+      roles: ['admin'],
+      workspaces: everywhere,
+      permissions: ['audit:read', 'audit:restore', 'crm.customers.read', 'crm.invoices.read', 'ops.activity-events.read'],
+    }),
     adminNoPerms: await mint({ sub: ids.admin, roles: ['admin'], workspaces: everywhere }),
     editor: await mint({ sub: ids.editor, workspaces: { [ids.ws]: ['editor'] }, roles: [], permissions: ['audit:read'] }),
     viewer: await mint({ sub: ids.viewer, workspaces: { [ids.ws]: ['viewer'] } }),
@@ -109,7 +114,7 @@ export async function send(target: Target, method: string, path: string, options
   const request = new Request(url, { method, headers, ...(body === undefined ? {} : { body }) });
   const response = typeof target === 'string' ? await fetch(request) : await target(request);
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {

@@ -83,7 +83,11 @@ describe('cellgate purge', () => {
     const done = await cli([...base, ...policy]);
     expect(done.code).toBe(0);
     expect(done.out).toContain(`tenant ${locked.ctx.actor.tenantId}: skipped, its history is immutable`);
-    expect(done.out).toMatch(new RegExp(`tenant ${open.ctx.actor.tenantId}: removed before \\S+: 3 audit records, 0 version states, 0 events, 0 deliveries; removed 1 soft-deleted records \\(2 version states\\)`));
+    expect(done.out).toMatch(
+      new RegExp(
+        `tenant ${open.ctx.actor.tenantId}: removed before \\S+: 3 audit records, 0 version states, 0 events, 0 deliveries; removed 1 soft-deleted records \\(2 version states\\)`,
+      ),
+    );
     // The open tenant: the deleted record is gone, the live one stays with its current version;
     // what is left of the audit is the run's own records.
     expect(rows(file, 'SELECT id FROM crm_customer_v1 WHERE tenant_id = ?', open.ctx.actor.tenantId)).toEqual([{ id: open.kept }]);
@@ -137,7 +141,11 @@ describe('the cellgate:retention migration step', () => {
 describe('the reference host purge schedule', () => {
   it('reads its policy from the environment and refuses a bad value', () => {
     expect(lifecycleFromEnv({})).toEqual({ audit: {} });
-    const settings = lifecycleFromEnv({ CELLGATE_AUDIT_RETENTION_DAYS: '365', CELLGATE_AUDIT_IMMUTABLE_TENANTS: 'a, b', CELLGATE_PURGE_DELETED_AFTER_DAYS: '30' });
+    const settings = lifecycleFromEnv({
+      CELLGATE_AUDIT_RETENTION_DAYS: '365',
+      CELLGATE_AUDIT_IMMUTABLE_TENANTS: 'a, b',
+      CELLGATE_PURGE_DELETED_AFTER_DAYS: '30',
+    });
     expect(settings).toMatchObject({ audit: { retentionDays: 365 }, purgeDeletedAfterDays: 30 });
     expect((settings.audit.immutability as (tenant: string) => boolean)('b')).toBe(true);
     expect((settings.audit.immutability as (tenant: string) => boolean)('c')).toBe(false);
@@ -146,12 +154,16 @@ describe('the reference host purge schedule', () => {
 
   it('purges on its interval when CELLGATE_PURGE_INTERVAL_MS is set', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    const demo = await createDemoResources({ env: { DATABASE_URL: 'memory:', CELLGATE_PURGE_INTERVAL_MS: '20', CELLGATE_PURGE_DELETED_AFTER_DAYS: TINY_DAYS } });
+    const demo = await createDemoResources({
+      env: { DATABASE_URL: 'memory:', CELLGATE_PURGE_INTERVAL_MS: '20', CELLGATE_PURGE_DELETED_AFTER_DAYS: TINY_DAYS },
+    });
     try {
       expect(demo.banner.join('\n')).toContain('purge         every 20 ms');
       const service = demo.api.resources.customers!.service;
       const { ctx, kept, deleted } = await seed(service);
-      await expect.poll(async () => (await service.history(ctx, { resourceId: deleted })).data.map((record) => record.eventType), { timeout: 5_000 }).toContain('entity.purged');
+      await expect
+        .poll(async () => (await service.history(ctx, { resourceId: deleted })).data.map((record) => record.eventType), { timeout: 5_000 })
+        .toContain('entity.purged');
       expect((await service.get(ctx, kept)).data.name).toBe('Kept');
       expect(log.mock.calls.some(([line]) => String(line).includes('purge.completed'))).toBe(true);
     } finally {

@@ -43,7 +43,10 @@ const DAY_MS = 86_400_000;
 
 describe('purge seen over HTTP', () => {
   it('leaves readable audit routes and feed: audit.purged and entity.purged records without values; the purged record is gone', async () => {
-    const created = await send(server.url, 'POST', paths.customers(), { token: tokens.admin, body: customer({ name: 'Purge Me', email: 'purge.me@example.com' }) });
+    const created = await send(server.url, 'POST', paths.customers(), {
+      token: tokens.admin,
+      body: customer({ name: 'Purge Me', email: 'purge.me@example.com' }),
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
     expect((await send(server.url, 'DELETE', `${paths.customers()}/${id}?expectedVersion=1`, { token: tokens.admin })).status).toBe(200);
@@ -62,7 +65,9 @@ describe('purge seen over HTTP', () => {
     const feed = await send(server.url, 'GET', '/v1/events?limit=500', { token: tokens.admin });
     expect(feed.status).toBe(200);
     // Events never fanned out (no webhook dispatcher here) stay in the outbox; the purge's own carries no values.
-    const purged = (feed.body.data as Array<{ type: string; resourceId: string; change: unknown }>).filter((event) => event.resourceId === id && event.type === 'entity.purged');
+    const purged = (feed.body.data as Array<{ type: string; resourceId: string; change: unknown }>).filter(
+      (event) => event.resourceId === id && event.type === 'entity.purged',
+    );
     expect(purged).toHaveLength(1);
     expect(purged[0]!.change).toEqual({ kind: 'diff', diff: [], snapshot: null, redactionApplied: false });
   });

@@ -34,7 +34,11 @@ const BAD_PARAMS: ReadonlyArray<[string, Record<string, unknown>, RegExp]> = [
   ['resources/read', { uri: 5 }, /resources\/read "uri" must be a string/],
   ['resources/read', {}, /resources\/read "uri" must be a string/],
   ['initialize', { protocolVersion: 5, capabilities: {}, clientInfo: { name: 'x', version: '1' } }, /initialize "protocolVersion" must be a string/],
-  ['initialize', { protocolVersion: '2025-11-25', capabilities: 'all', clientInfo: { name: 'x', version: '1' } }, /initialize "capabilities" must be an object/],
+  [
+    'initialize',
+    { protocolVersion: '2025-11-25', capabilities: 'all', clientInfo: { name: 'x', version: '1' } },
+    /initialize "capabilities" must be an object/,
+  ],
   ['tools/call', { name: 7 }, /tools\/call "name" must be a string/],
 ];
 

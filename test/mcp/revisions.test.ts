@@ -36,7 +36,15 @@ const calls = (tag: string): ReadonlyArray<[string, Record<string, unknown>]> =>
   ['validate_primitive_props', { key: 'form', props: {} }],
   ['recommend_manifest_structure', { goal: 'a CRM for a small sales team' }],
   ['suggest_page_set_for_entities', { entities: ['customer'] }],
-  ['suggest_relations', { entities: [{ key: 'invoice', fields: ['customer_id'] }, { key: 'customer', fields: ['name'] }] }],
+  [
+    'suggest_relations',
+    {
+      entities: [
+        { key: 'invoice', fields: ['customer_id'] },
+        { key: 'customer', fields: ['name'] },
+      ],
+    },
+  ],
   ['explain_validation_errors', { errors: [{ field: 'kind', message: 'Required' }] }],
   ['validate_manifest', { manifest: {} }],
   ['validate_entity', { entity: {} }],
@@ -113,7 +121,11 @@ describe.each(Object.keys(connections))('%s', (name) => {
 
   it('lists the 19 tools, each with an output schema, and the 5 resources', async () => {
     const tools = (await client.listTools()).tools;
-    expect(tools.map((t) => t.name).sort()).toEqual(calls('').map(([tool]) => tool).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      calls('')
+        .map(([tool]) => tool)
+        .sort(),
+    );
     for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
       'platform://docs/manifest-format',
@@ -195,12 +207,21 @@ describe('2026-07-28 with plain fetch', () => {
   it('refuses a header that disagrees with the body, and an envelope-less modern request', async () => {
     const mismatch = await rpc(
       host.mcpUrl,
-      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      },
       { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'resources/list' },
     );
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.code).toBeLessThan(0);
-    const bare = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' });
+    const bare = await rpc(
+      host.mcpUrl,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+    );
     expect(bare.body.error.code).toBe(-32602);
   });
 

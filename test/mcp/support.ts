@@ -57,9 +57,6 @@ export async function rpc(
 
 /** GET or POST a REST twin and return its JSON body. */
 export async function rest(url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(
-    url,
-    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
+  const response = await fetch(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: await response.json() };
 }

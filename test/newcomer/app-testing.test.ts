@@ -4,8 +4,12 @@ import { createTestApi } from 'cellgate/testing';
 
 const task = {
   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
-  name: 'Task', key: 'work.task', version: '1.0.0', description: 'A to-do item',
-  scope: 'workspace-shared', governance_tier: 'tier-2',
+  name: 'Task',
+  key: 'work.task',
+  version: '1.0.0',
+  description: 'A to-do item',
+  scope: 'workspace-shared',
+  governance_tier: 'tier-2',
   permissions: { view: ['viewer'], edit: ['editor'], admin: ['admin'] },
   fields: { title: { type: 'string' }, done: { type: 'boolean', optional: true } },
 } as const;
@@ -20,7 +24,10 @@ describe('tasks', () => {
     const { data } = await created.json();
 
     const done = await t.fetch(t.path('tasks', data.id), {
-      method: 'PATCH', as: editor, json: { done: true }, headers: { 'if-match': `"${data.version}"` },
+      method: 'PATCH',
+      as: editor,
+      json: { done: true },
+      headers: { 'if-match': `"${data.version}"` },
     });
     expect(done.status).toBe(200);
 

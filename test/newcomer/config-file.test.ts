@@ -43,7 +43,11 @@ const cli = (app: string, args: string[], runtime = process.execPath) =>
 async function serveAndProbe(app: string, args: string[], collections: string[]): Promise<Record<string, number>> {
   const { url, stop } = await startProcess([CLI, 'serve', ...args], { cwd: app, env, pattern: /listening on (http:\/\/\S+)/ });
   try {
-    const { stdout: token } = await run(process.execPath, [CLI, 'token', '--tenant', '00000000-0000-4000-8000-000000000001', '--workspace', `${WORKSPACE}=editor`], { cwd: app, env });
+    const { stdout: token } = await run(
+      process.execPath,
+      [CLI, 'token', '--tenant', '00000000-0000-4000-8000-000000000001', '--workspace', `${WORKSPACE}=editor`],
+      { cwd: app, env },
+    );
     const statuses: Record<string, number> = {};
     for (const collection of collections) {
       const response = await fetch(`${url}/v1/workspaces/${WORKSPACE}/${collection}`, {
@@ -74,7 +78,10 @@ describe('cellgate.config from the tarball', () => {
     // --entity replaces the configuration's entities.
     expect(await serveAndProbe(app, ['--entity', 'note.entity.yaml'], ['tasks', 'notes'])).toEqual({ tasks: 404, notes: 201 });
     // --database-url overrides the configuration's storage.
-    writeFileSync(join(app, 'cellgate.config.mjs'), `export default { entities: ['./entities/task.entity.yaml'], storage: 'postgres://app@127.0.0.1:1/app', port: 0 };\n`);
+    writeFileSync(
+      join(app, 'cellgate.config.mjs'),
+      `export default { entities: ['./entities/task.entity.yaml'], storage: 'postgres://app@127.0.0.1:1/app', port: 0 };\n`,
+    );
     expect(await serveAndProbe(app, ['--database-url', 'memory:'], ['tasks'])).toEqual({ tasks: 201 });
   }, 120_000);
 
@@ -134,7 +141,10 @@ export default defineConfig({ entities: ['./task.entity.yaml'], storage });
   }, 60_000);
 
   it('Bun loads cellgate.config.ts itself', async () => {
-    const app = await createApp({ type: 'module', files: { 'task.entity.yaml': TASK, 'cellgate.config.ts': TS_CONFIG.replace("'sqlite:./ts.db'", "'memory:'") } });
+    const app = await createApp({
+      type: 'module',
+      files: { 'task.entity.yaml': TASK, 'cellgate.config.ts': TS_CONFIG.replace("'sqlite:./ts.db'", "'memory:'") },
+    });
     const result = await cli(app, ['migrate'], join(root, 'node_modules/.bin/bun'));
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('work_task_v1') });
   }, 60_000);
@@ -150,7 +160,15 @@ export default defineConfig({ entities: ['./task.entity.yaml'], storage });
       },
     });
     const tsc = (folder: string) => {
-      const compilerOptions = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: ['node'] };
+      const compilerOptions = {
+        strict: true,
+        noEmit: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        skipLibCheck: true,
+        types: ['node'],
+      };
       writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: [`${folder}/*.ts`] }));
       return run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: app, timeout: 120_000 }).then(
         () => '',

@@ -16,10 +16,20 @@ const dir = mkdtempSync(join(tmpdir(), 'cellgate-migrate-plan-'));
 
 function entity(name: string, fields: Record<string, unknown>): string {
   const file = join(dir, `${name}.entity.json`);
-  writeFileSync(file, JSON.stringify({
-    $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json', name: 'Ticket', key: 'help.ticket', version: '1.0.0', description: 'A ticket.',
-    scope: 'workspace-shared', governance_tier: 'tier-2', permissions: { view: ['viewer'], edit: ['editor'], admin: ['admin'] }, fields,
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
+      name: 'Ticket',
+      key: 'help.ticket',
+      version: '1.0.0',
+      description: 'A ticket.',
+      scope: 'workspace-shared',
+      governance_tier: 'tier-2',
+      permissions: { view: ['viewer'], edit: ['editor'], admin: ['admin'] },
+      fields,
+    }),
+  );
   return file;
 }
 
@@ -55,7 +65,13 @@ describe('cellgate migrate: differences between an entity and its table (SQLite)
     const again = await migrate('--entity', entity('v1', { priority: { type: 'integer' } }), '--database-url', url);
     expect(again.out).toMatch(/up to date/);
 
-    const dry = await migrate('--entity', entity('v2', { priority: { type: 'integer' }, title: { type: 'string', optional: true } }), '--database-url', url, '--dry-run');
+    const dry = await migrate(
+      '--entity',
+      entity('v2', { priority: { type: 'integer' }, title: { type: 'string', optional: true } }),
+      '--database-url',
+      url,
+      '--dry-run',
+    );
     expect(dry.code).toBe(0);
     expect(dry.out).toMatch(/would apply: help_ticket_v1: add column title TEXT\n\s+ALTER TABLE "help_ticket_v1" ADD COLUMN "title" TEXT;/);
     expect(columnType(file, 'title')).toBeUndefined();

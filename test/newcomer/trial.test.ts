@@ -38,7 +38,12 @@ function linkBin(app: string): void {
 
 const TASK = JSON.stringify({
   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
-  name: 'Task', key: 'work.task', version: '1.0.0', description: 'A to-do item.', scope: 'workspace-shared', governance_tier: 'tier-2',
+  name: 'Task',
+  key: 'work.task',
+  version: '1.0.0',
+  description: 'A to-do item.',
+  scope: 'workspace-shared',
+  governance_tier: 'tier-2',
   permissions: { view: ['viewer', 'editor', 'admin'], edit: ['editor', 'admin'], admin: ['admin'] },
   fields: { title: { type: 'string' }, done: { type: 'boolean', optional: true } },
 });
@@ -56,7 +61,10 @@ describe('README Quick start, as pasted', () => {
     for (const file of Object.keys(files)) files[file] = files[file]!.replaceAll('3000', String(port));
     const app = await createApp({ type: 'module', link: ['express'], files });
     linkBin(app);
-    const shell = blocks(quickStart).filter((block) => block.info === 'sh').at(-1)!.body.replaceAll('3000', String(port));
+    const shell = blocks(quickStart)
+      .filter((block) => block.info === 'sh')
+      .at(-1)!
+      .body.replaceAll('3000', String(port));
     const script = `set -e\n${shell}\nkill $!\n`;
     const { stdout } = await run('bash', ['-c', script], { cwd: app, timeout: 60_000, env: { ...process.env, PORT: String(port) } });
     const lines = stdout.split('\n').filter((line) => line.startsWith('{'));
@@ -69,18 +77,36 @@ describe('README Quick start, as pasted', () => {
 describe('the cellgate command from the tarball', () => {
   it('serve --entity serves the user’s entity (YAML or JSON)', async () => {
     const app = await createApp({ type: 'module', files: { 'task.entity.json': TASK } });
-    const { url, stop } = await startProcess(['node_modules/cellgate/dist/cli.js', 'serve', '--entity', 'task.entity.json', '--database-url', 'memory:', '--port', '0'], {
-      cwd: app,
-      env: { ...process.env, CELLGATE_JWT_SECRET: 'x'.repeat(40) },
-      pattern: /listening on (http:\/\/\S+)/,
-    });
-    try {
-      const { stdout: token } = await run(process.execPath, ['node_modules/cellgate/dist/cli.js', 'token', '--tenant', '00000000-0000-4000-8000-000000000001', '--workspace', '00000000-0000-4000-8000-000000000002=editor'], {
+    const { url, stop } = await startProcess(
+      ['node_modules/cellgate/dist/cli.js', 'serve', '--entity', 'task.entity.json', '--database-url', 'memory:', '--port', '0'],
+      {
         cwd: app,
         env: { ...process.env, CELLGATE_JWT_SECRET: 'x'.repeat(40) },
-      });
+        pattern: /listening on (http:\/\/\S+)/,
+      },
+    );
+    try {
+      const { stdout: token } = await run(
+        process.execPath,
+        [
+          'node_modules/cellgate/dist/cli.js',
+          'token',
+          '--tenant',
+          '00000000-0000-4000-8000-000000000001',
+          '--workspace',
+          '00000000-0000-4000-8000-000000000002=editor',
+        ],
+        {
+          cwd: app,
+          env: { ...process.env, CELLGATE_JWT_SECRET: 'x'.repeat(40) },
+        },
+      );
       const tasks = `${url}/v1/workspaces/00000000-0000-4000-8000-000000000002/tasks`;
-      const created = await fetch(tasks, { method: 'POST', headers: { authorization: `Bearer ${token.trim()}`, 'content-type': 'application/json' }, body: '{"title":"t"}' });
+      const created = await fetch(tasks, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.trim()}`, 'content-type': 'application/json' },
+        body: '{"title":"t"}',
+      });
       expect(created.status).toBe(201);
       expect((await fetch(`${url}/v1/workspaces/00000000-0000-4000-8000-000000000002/customers`)).status).toBe(404);
     } finally {
@@ -190,7 +216,10 @@ const cellgate = composeHandlers(createContractHandler(), governed);
       expect(await json('/health')).toEqual([200, { status: 'ok' }]);
       expect(await json('/health', { headers: { 'x-block': '1' } })).toEqual([401, { host: 'auth' }]);
       const post = (body: string) => json('/api/validate/entity', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      expect(await post(JSON.stringify({ entity: { key: 'a', name: 'A', pluralName: 'As', fields: [{ key: 'n', type: 'string', name: 'N' }] } }))).toEqual([200, expect.objectContaining({ valid: true })]);
+      expect(await post(JSON.stringify({ entity: { key: 'a', name: 'A', pluralName: 'As', fields: [{ key: 'n', type: 'string', name: 'N' }] } }))).toEqual([
+        200,
+        expect.objectContaining({ valid: true }),
+      ]);
       const [status, bad] = (await post('{"entity": ')) as [number, { error: string }];
       expect([status, bad.error]).toEqual([400, 'BAD_REQUEST']);
       expect(await json('/v1/workspaces/00000000-0000-4000-8000-000000000002/tasks')).toEqual([401, expect.objectContaining({ error: 'UNAUTHENTICATED' })]);
@@ -216,9 +245,20 @@ function readmeBlock(file: string): string {
 const NEXT_APP: Record<string, string> = {
   'tsconfig.json': JSON.stringify({
     compilerOptions: {
-      target: 'ES2022', lib: ['dom', 'dom.iterable', 'esnext'], strict: true, noEmit: true, skipLibCheck: true, module: 'esnext',
-      moduleResolution: 'bundler', resolveJsonModule: true, isolatedModules: true, jsx: 'react-jsx', esModuleInterop: true,
-      allowJs: true, plugins: [{ name: 'next' }], paths: { '@/*': ['./*'] },
+      target: 'ES2022',
+      lib: ['dom', 'dom.iterable', 'esnext'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      resolveJsonModule: true,
+      isolatedModules: true,
+      jsx: 'react-jsx',
+      esModuleInterop: true,
+      allowJs: true,
+      plugins: [{ name: 'next' }],
+      paths: { '@/*': ['./*'] },
     },
     include: ['next-env.d.ts', '**/*.ts', '**/*.tsx', '.next/types/**/*.ts'],
     exclude: ['node_modules'],
@@ -266,14 +306,33 @@ describe('next host app with cellgate from the tarball', () => {
       expect(await json('/health', { headers: { 'x-block': '1' } })).toEqual([401, { host: 'auth' }]);
       const post = (path: string, body: string, headers: Record<string, string> = {}) =>
         json(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-      expect(await post('/api/validate/entity', JSON.stringify({ entity: { key: 'a', name: 'A', pluralName: 'As', fields: [{ key: 'n', type: 'string', name: 'N' }] } }))).toEqual([200, expect.objectContaining({ valid: true })]);
+      expect(
+        await post(
+          '/api/validate/entity',
+          JSON.stringify({ entity: { key: 'a', name: 'A', pluralName: 'As', fields: [{ key: 'n', type: 'string', name: 'N' }] } }),
+        ),
+      ).toEqual([200, expect.objectContaining({ valid: true })]);
       const [status, bad] = (await post('/api/validate/entity', '{"entity": ')) as [number, { error: string }];
       expect([status, bad.error]).toEqual([400, 'BAD_REQUEST']);
       const tasks = '/v1/workspaces/00000000-0000-4000-8000-000000000002/tasks';
       expect(await json(tasks)).toEqual([401, expect.objectContaining({ error: 'UNAUTHENTICATED' })]);
-      const { stdout: token } = await run(process.execPath, ['node_modules/cellgate/dist/cli.js', 'token', '--tenant', '00000000-0000-4000-8000-000000000001', '--workspace', '00000000-0000-4000-8000-000000000002=editor'], { cwd: app, env });
+      const { stdout: token } = await run(
+        process.execPath,
+        [
+          'node_modules/cellgate/dist/cli.js',
+          'token',
+          '--tenant',
+          '00000000-0000-4000-8000-000000000001',
+          '--workspace',
+          '00000000-0000-4000-8000-000000000002=editor',
+        ],
+        { cwd: app, env },
+      );
       // The proxy read this body first; the route still gets all of it.
-      expect(await post(tasks, '{"title":"from next"}', { authorization: `Bearer ${token.trim()}` })).toEqual([201, expect.objectContaining({ data: expect.objectContaining({ title: 'from next', version: 1 }) })]);
+      expect(await post(tasks, '{"title":"from next"}', { authorization: `Bearer ${token.trim()}` })).toEqual([
+        201,
+        expect.objectContaining({ data: expect.objectContaining({ title: 'from next', version: 1 }) }),
+      ]);
     } finally {
       stop();
     }

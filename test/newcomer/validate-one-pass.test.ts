@@ -132,7 +132,9 @@ describe('cellgate validate: every problem of a document in one pass', () => {
     }
     expect(errors).toHaveLength(expected.length);
     // The public validator behind the command gives the same list.
-    expect(validateManifest(parse(SEMANTIC)).errors.map(({ field, message }) => ({ field, message }))).toEqual(errors.map(({ field, message }) => ({ field, message })));
+    expect(validateManifest(parse(SEMANTIC)).errors.map(({ field, message }) => ({ field, message }))).toEqual(
+      errors.map(({ field, message }) => ({ field, message })),
+    );
   });
 
   it('lists every structural problem at once, and holds back the semantic ones until the structure is valid', async () => {

@@ -81,7 +81,13 @@ describe('cellgate validate positions and formats', () => {
   it('--format sarif prints a SARIF 2.1.0 log with one result per problem', async () => {
     await writeFile(join(dir, 'bad.json'), '{\n  "apiVersion": "v9",\n  "kind": "Cell"\n}\n');
     const result = await cellgate(join(dir, 'bad.json'), '--format', 'sarif');
-    const log = JSON.parse(result.stdout) as { version: string; runs: Array<{ tool: { driver: { name: string } }; results: Array<{ level: string; locations: Array<{ physicalLocation: { region: { startLine: number } } }> }> }> };
+    const log = JSON.parse(result.stdout) as {
+      version: string;
+      runs: Array<{
+        tool: { driver: { name: string } };
+        results: Array<{ level: string; locations: Array<{ physicalLocation: { region: { startLine: number } } }> }>;
+      }>;
+    };
     expect(log.version).toBe('2.1.0');
     expect(log.runs[0]!.tool.driver.name).toBe('cellgate');
     expect(log.runs[0]!.results.length).toBeGreaterThan(0);

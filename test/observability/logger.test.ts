@@ -18,15 +18,33 @@ const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
 describe('logger option', () => {
   it('governed writes and conflicts reach pino as structured entries with the trace id, never a value', async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const api = createGovernedApi({ storage: memoryStorage(), auth: { secret: SECRET }, resources: [{ entity: demoEntity('customer') as never }], logger: pinoInto(lines) });
+    const api = createGovernedApi({
+      storage: memoryStorage(),
+      auth: { secret: SECRET },
+      resources: [{ entity: demoEntity('customer') as never }],
+      logger: pinoInto(lines),
+    });
     await api.migrate();
     const { admin } = await cast();
-    const created = await send(api, 'POST', paths.customers(), { token: admin, body: customer({ notes: 'private-note-5521' }), headers: { traceparent: TRACEPARENT } });
+    const created = await send(api, 'POST', paths.customers(), {
+      token: admin,
+      body: customer({ notes: 'private-note-5521' }),
+      headers: { traceparent: TRACEPARENT },
+    });
     const id = created.body.data.id as string;
     await send(api, 'PATCH', `${paths.customers()}/${id}`, { token: admin, body: { expectedVersion: 1, status: 'active' } });
     const stale = await send(api, 'PATCH', `${paths.customers()}/${id}`, { token: admin, body: { expectedVersion: 1, status: 'inactive' } });
     expect(stale.status).toBe(409);
-    const entries = lines.map(({ level, msg, tenantId, workspaceId, resourceType, resourceId, version, traceId }) => ({ level, msg, tenantId, workspaceId, resourceType, resourceId, version, traceId }));
+    const entries = lines.map(({ level, msg, tenantId, workspaceId, resourceType, resourceId, version, traceId }) => ({
+      level,
+      msg,
+      tenantId,
+      workspaceId,
+      resourceType,
+      resourceId,
+      version,
+      traceId,
+    }));
     const common = { tenantId: ids.tenant, workspaceId: ids.ws, resourceType: 'crm.Customer@v1', resourceId: id };
     expect(entries).toEqual([
       { level: 30, msg: 'entity.created', ...common, version: 1, traceId: TRACE_ID },
@@ -48,7 +66,16 @@ describe('logger option', () => {
         .sign(new TextEncoder().encode(secret));
       const created = await send(app.handler, 'POST', paths.customers(DEMO_IDS.workspace), { token, body: customer() });
       expect(created.status).toBe(201);
-      expect(lines).toContainEqual(expect.objectContaining({ level: 30, msg: 'entity.created', tenantId: DEMO_IDS.tenant, workspaceId: DEMO_IDS.workspace, resourceId: created.body.data.id, version: 1 }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 30,
+          msg: 'entity.created',
+          tenantId: DEMO_IDS.tenant,
+          workspaceId: DEMO_IDS.workspace,
+          resourceId: created.body.data.id,
+          version: 1,
+        }),
+      );
     } finally {
       await app.close();
     }

@@ -197,7 +197,14 @@ describe('with the SDK registered', () => {
 
   it('ignores a malformed traceparent', () => {
     expect(remoteParentOf(TRACEPARENT)).toMatchObject({ traceId: TRACE_ID, spanId: PARENT_SPAN_ID, traceFlags: 1 });
-    for (const bad of [`00-${'0'.repeat(32)}-${PARENT_SPAN_ID}-01`, `00-${TRACE_ID}-${'0'.repeat(16)}-01`, `ff-${TRACE_ID}-${PARENT_SPAN_ID}-01`, `00-${TRACE_ID.toUpperCase()}-${PARENT_SPAN_ID}-01`, `${TRACEPARENT}-extra`, 'x'.repeat(10_000)]) {
+    for (const bad of [
+      `00-${'0'.repeat(32)}-${PARENT_SPAN_ID}-01`,
+      `00-${TRACE_ID}-${'0'.repeat(16)}-01`,
+      `ff-${TRACE_ID}-${PARENT_SPAN_ID}-01`,
+      `00-${TRACE_ID.toUpperCase()}-${PARENT_SPAN_ID}-01`,
+      `${TRACEPARENT}-extra`,
+      'x'.repeat(10_000),
+    ]) {
       expect(remoteParentOf(bad)).toBeUndefined();
     }
     // A later version may append fields.
@@ -233,7 +240,12 @@ describe('with the SDK registered', () => {
       const found = await fetch(`${server.url}/api/primitives/does-not-exist`, { headers: { traceparent: TRACEPARENT } });
       expect(found.status).toBe(404);
       const missing = only('GET /api/primitives/{key}');
-      expect(attributesOf(missing)).toMatchObject({ 'http.route': '/api/primitives/{key}', 'http.response.status_code': 404, 'cellgate.outcome': 'NOT_FOUND', 'cellgate.operation': 'getPrimitive' });
+      expect(attributesOf(missing)).toMatchObject({
+        'http.route': '/api/primitives/{key}',
+        'http.response.status_code': 404,
+        'cellgate.outcome': 'NOT_FOUND',
+        'cellgate.operation': 'getPrimitive',
+      });
       expect(missing.status.code).toBe(SpanStatusCode.ERROR);
       expect(missing.spanContext().traceId).toBe(TRACE_ID);
       await fetch(`${server.url}/api/primitives`);

@@ -40,7 +40,18 @@ for (const entry of entries) if (Object.keys(require('cellgate/' + entry)).lengt
       type: 'commonjs',
       link: ['@types/node', 'express', '@types/express'],
       files: {
-        'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', noEmit: true, skipLibCheck: true, lib: ['es2022', 'dom'], types: ['node'] } }),
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'node16',
+            moduleResolution: 'node16',
+            target: 'es2022',
+            noEmit: true,
+            skipLibCheck: true,
+            lib: ['es2022', 'dom'],
+            types: ['node'],
+          },
+        }),
         'main.ts': `
 import { createContractHandler, composeHandlers, type FetchHandler } from 'cellgate';
 import { toExpress } from 'cellgate/adapters/express';

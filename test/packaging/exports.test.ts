@@ -45,9 +45,7 @@ describe('package exports', () => {
   });
 
   it('every entry imports under plain Node through the exports map', async () => {
-    const script = packageEntries
-      .map((entry) => `await import(${JSON.stringify(entry.specifier)});`)
-      .join('\n');
+    const script = packageEntries.map((entry) => `await import(${JSON.stringify(entry.specifier)});`).join('\n');
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', `${script}\nconsole.log('ok')`], {
       cwd: root,
       timeout: 60_000,

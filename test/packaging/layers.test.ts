@@ -28,10 +28,7 @@ function sources(dir: string): string[] {
 /** Static, re-export and dynamic import specifiers of a source file (comments removed first). */
 function importSpecifiers(code: string): string[] {
   const stripped = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  const patterns = [
-    /(?:^|[;\n}])\s*(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"']+)["']/g,
-    /\bimport\s*\(\s*["'`]([^"'`]+)["'`]/g,
-  ];
+  const patterns = [/(?:^|[;\n}])\s*(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"']+)["']/g, /\bimport\s*\(\s*["'`]([^"'`]+)["'`]/g];
   return [...new Set(patterns.flatMap((pattern) => [...stripped.matchAll(pattern)].map((match) => match[1]!)))];
 }
 
@@ -84,7 +81,16 @@ describe('layers', () => {
 
 describe('the adapter kit', () => {
   /** The seams and fast paths only adapters use: in `cellgate/adapter-kit`, not in the root entry. */
-  const adapterOnly = ['READ_BODY', 'CLIENT_ADDRESS', 'setClientAddress', 'lightResponse', 'lightResponseParts', 'isLightResponse', 'rawJsonResponse', 'cachedJson'];
+  const adapterOnly = [
+    'READ_BODY',
+    'CLIENT_ADDRESS',
+    'setClientAddress',
+    'lightResponse',
+    'lightResponseParts',
+    'isLightResponse',
+    'rawJsonResponse',
+    'cachedJson',
+  ];
 
   it.each(adapterOnly)('%s is exported by cellgate/adapter-kit and not by the root entry', (name) => {
     expect(kit).toHaveProperty(name);

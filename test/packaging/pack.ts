@@ -59,7 +59,10 @@ export async function createApp(options: AppOptions): Promise<string> {
 }
 
 /** Spawns a server process and resolves the first capture of `pattern` in its output (its URL) and a stop function. */
-export async function startProcess(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; pattern: RegExp }): Promise<{ url: string; stop: () => void }> {
+export async function startProcess(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; pattern: RegExp },
+): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   try {

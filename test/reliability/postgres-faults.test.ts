@@ -84,7 +84,10 @@ describe.skipIf(Boolean(skip))(`hosts through PostgreSQL faults${skip ? ` (skipp
       await pause(1000);
       await cluster.resume();
     });
-    expect(during.some((answer) => answer.status === 503), 'the outage was visible as 503').toBe(true);
+    expect(
+      during.some((answer) => answer.status === 503),
+      'the outage was visible as 503',
+    ).toBe(true);
   }, 60_000);
 
   it('keeps serving through pg_ctl stop/start -m immediate (crash and recovery)', async () => {

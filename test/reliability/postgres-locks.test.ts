@@ -86,7 +86,10 @@ describe.skipIf(Boolean(skip))(`a record locked from outside (PostgreSQL)${skip 
     try {
       const started = performance.now();
       const patches = Array.from({ length: 19 }, (_, index) =>
-        call(host, token, 'PATCH', `${customers}/${locked}`, { expectedVersion: 1, name: `blocked ${index}` }).then((answer) => ({ ...answer, ms: performance.now() - started })),
+        call(host, token, 'PATCH', `${customers}/${locked}`, { expectedVersion: 1, name: `blocked ${index}` }).then((answer) => ({
+          ...answer,
+          ms: performance.now() - started,
+        })),
       );
       // Let the PATCHes take their connections and start waiting on the lock first.
       await new Promise((resolve) => setTimeout(resolve, 300));

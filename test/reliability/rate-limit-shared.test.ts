@@ -153,7 +153,9 @@ describe.skipIf(Boolean(skip))(`four hosts on one PostgreSQL, one actor, CELLGAT
     const db = new pg.Client({ connectionString: server.ok ? server.db.url : '' });
     await db.connect();
     try {
-      const { rows } = await db.query<{ rows: string }>('SELECT count(*) AS rows FROM cellgate_rate_limit WHERE rate_key LIKE $1', ['%:0d0d0d0d-0000-4000-8000-0000000000aa']);
+      const { rows } = await db.query<{ rows: string }>('SELECT count(*) AS rows FROM cellgate_rate_limit WHERE rate_key LIKE $1', [
+        '%:0d0d0d0d-0000-4000-8000-0000000000aa',
+      ]);
       // One row for the actor's current window (bounded cost: no row per request).
       expect(Number(rows[0]!.rows)).toBe(1);
     } finally {

@@ -102,7 +102,9 @@ export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * reset, never a 500.
  */
 export function expectOnlyAllowedAnswers(seen: Seen[]): void {
-  const bad = seen.filter((answer) => !(answer.status === 200 || answer.status === 201 || answer.status === 409 || (answer.status === 503 && answer.retryAfter !== null)));
+  const bad = seen.filter(
+    (answer) => !(answer.status === 200 || answer.status === 201 || answer.status === 409 || (answer.status === 503 && answer.retryAfter !== null)),
+  );
   expect(bad.slice(0, 5), `${bad.length} of ${seen.length} answers outside 2xx/409/503+Retry-After`).toEqual([]);
 }
 

@@ -68,6 +68,9 @@ export async function runChecks(cellgate, runtime) {
   check('governed GET reads it back', read.status === 200 && again.id === note.id && again.title === 'hello', [read.status, again.title]);
   const anonymous = await api(new Request(collection));
   const refusal = await anonymous.json();
-  check('governed GET without a token is 401 UNAUTHENTICATED', anonymous.status === 401 && refusal.error === 'UNAUTHENTICATED', [anonymous.status, refusal.error]);
+  check('governed GET without a token is 401 UNAUTHENTICATED', anonymous.status === 401 && refusal.error === 'UNAUTHENTICATED', [
+    anonymous.status,
+    refusal.error,
+  ]);
   return results;
 }

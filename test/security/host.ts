@@ -71,7 +71,12 @@ export interface Reply {
 export const received: Reply[] = [];
 
 /** Sends one request; `body` is sent as is when it is a string (to carry `1e400` or exact nesting). */
-export async function hit(base: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
+export async function hit(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
@@ -98,6 +103,9 @@ export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'applic
 
 /** One JSON-RPC request to `/mcp` (stateless server: no session needed). `params` may be raw JSON text. */
 export function mcp(base: string, method: string, params: unknown): Promise<Reply> {
-  const body = typeof params === 'string' ? `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${params}}` : JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  const body =
+    typeof params === 'string'
+      ? `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${params}}`
+      : JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
   return hit(base, 'POST', '/mcp', { body, headers: MCP_HEADERS });
 }

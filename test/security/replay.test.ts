@@ -161,7 +161,11 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
       expect(errors.length, what).toBeLessThanOrEqual(100);
       expect(errors.map((error) => error.message).join('\n'), what).toMatch(/at most|too many|more than/i);
     };
-    for (const [what, reply] of [['validate/manifest', restPages], ['suggest-pages', restSuggest], ['validate/entity', restEntity]] as const) {
+    for (const [what, reply] of [
+      ['validate/manifest', restPages],
+      ['suggest-pages', restSuggest],
+      ['validate/entity', restEntity],
+    ] as const) {
       expect(reply.ms, `${what} took ${Math.round(reply.ms)} ms`).toBeLessThan(HEAVY_MS);
       expect(reply.text.length, `${what} answered ${reply.text.length} bytes`).toBeLessThan(256 * 1024);
     }
@@ -173,7 +177,12 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
     expect(mcpPages.ms).toBeLessThan(HEAVY_MS);
     expect(mcpPages.text.length, `MCP validate_manifest answered ${mcpPages.text.length} bytes`).toBeLessThan(256 * 1024);
     if (mcpPages.body.error) expectInvalidParams(mcpPages, 'MCP validate_manifest with 100,000 pages');
-    else bounded('MCP validate_manifest with 100,000 pages', mcpPages, (mcpPages.body.result as { structuredContent?: Record<string, unknown> }).structuredContent);
+    else
+      bounded(
+        'MCP validate_manifest with 100,000 pages',
+        mcpPages,
+        (mcpPages.body.result as { structuredContent?: Record<string, unknown> }).structuredContent,
+      );
     // 5,000 keys: under the body limit, so the refusal is the tool's own cap, not the 413.
     const mcpSuggest = await mcp(base, 'tools/call', { name: 'suggest_page_set_for_entities', arguments: { entities: keys.slice(0, 5_000) } });
     expect(mcpSuggest.text.length, `MCP suggest_page_set_for_entities answered ${mcpSuggest.text.length} bytes`).toBeLessThan(256 * 1024);
@@ -185,8 +194,21 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
     const customer = await createCustomer();
     const replies: Array<[string, Reply]> = [
       ['create, 4,500 levels', await hit(base, 'POST', paths.events(), { token: admin, body: `{"kind":"deep","payload":${nested(4_500)}}` })],
-      ['create with Idempotency-Key, 3,000 levels', await hit(base, 'POST', paths.events(), { token: admin, body: `{"kind":"deep","payload":${nested(3_000)}}`, headers: { 'idempotency-key': 'replay-deep-1' } })],
-      ['JSON Patch value, 5,000 levels', await hit(base, 'PATCH', `${paths.customers()}/${customer.id}`, { token: editor, body: `{"expectedVersion":1,"patch":[{"op":"replace","path":"/notes","value":${nested(5_000)}}]}` })],
+      [
+        'create with Idempotency-Key, 3,000 levels',
+        await hit(base, 'POST', paths.events(), {
+          token: admin,
+          body: `{"kind":"deep","payload":${nested(3_000)}}`,
+          headers: { 'idempotency-key': 'replay-deep-1' },
+        }),
+      ],
+      [
+        'JSON Patch value, 5,000 levels',
+        await hit(base, 'PATCH', `${paths.customers()}/${customer.id}`, {
+          token: editor,
+          body: `{"expectedVersion":1,"patch":[{"op":"replace","path":"/notes","value":${nested(5_000)}}]}`,
+        }),
+      ],
       ['normalize options, 5,000 levels', await hit(base, 'POST', '/api/validate/normalize', { body: `{"manifest":{},"options":${nested(5_000)}}` })],
     ];
     for (const [what, reply] of replies) {
@@ -234,18 +256,38 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
         if ('label' in parsed) expect(parsed.label, file.path).toBe(label);
       } else {
         // Elsewhere an injected key would start a line of its own.
-        expect(file.content.split('\n').filter((line) => /^status:\s*injected/.test(line)), file.path).toEqual([]);
+        expect(
+          file.content.split('\n').filter((line) => /^status:\s*injected/.test(line)),
+          file.path,
+        ).toEqual([]);
       }
     }
   });
 
   it('item 6: JSON Patch copy from a credential field never puts the credential in clear into audit or versions', async () => {
     const token = 'tok_live_REPLAY_CREDENTIAL_6';
-    const invoice = await hit(base, 'POST', paths.invoices(), { token: admin, body: { invoiceNumber: 'INV-6', customerId: ids.viewer, customerName: 'Acme', amount: 1, dueDate: '2026-03-01T00:00:00.000Z', status: 'DRAFT', paymentToken: token } });
+    const invoice = await hit(base, 'POST', paths.invoices(), {
+      token: admin,
+      body: {
+        invoiceNumber: 'INV-6',
+        customerId: ids.viewer,
+        customerName: 'Acme',
+        amount: 1,
+        dueDate: '2026-03-01T00:00:00.000Z',
+        status: 'DRAFT',
+        paymentToken: token,
+      },
+    });
     expect(invoice.status, invoice.text).toBe(201);
     const url = `${paths.invoices()}/${invoice.body.data.id}`;
-    for (const [op, version] of [['copy', 1], ['move', 1]] as const) {
-      const reply = await hit(base, 'PATCH', url, { token: admin, body: { expectedVersion: version, patch: [{ op, from: '/paymentToken', path: '/customerName' }] } });
+    for (const [op, version] of [
+      ['copy', 1],
+      ['move', 1],
+    ] as const) {
+      const reply = await hit(base, 'PATCH', url, {
+        token: admin,
+        body: { expectedVersion: version, patch: [{ op, from: '/paymentToken', path: '/customerName' }] },
+      });
       if (reply.status >= 400) expect4xx(reply, `${op} from paymentToken`);
       else break; // applied: the audit and versions below must be redacted
     }
@@ -278,7 +320,10 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
   });
 
   it('item 8: impossible calendar dates are a 400 in the body and in filters', async () => {
-    const body = await hit(base, 'POST', paths.invoices(), { token: admin, body: { invoiceNumber: 'INV-8', customerId: ids.viewer, customerName: 'Acme', amount: 1, dueDate: '2026-02-30T00:00:00Z', status: 'DRAFT' } });
+    const body = await hit(base, 'POST', paths.invoices(), {
+      token: admin,
+      body: { invoiceNumber: 'INV-8', customerId: ids.viewer, customerName: 'Acme', amount: 1, dueDate: '2026-02-30T00:00:00Z', status: 'DRAFT' },
+    });
     expect4xx(body, 'dueDate 2026-02-30');
     expect(body.status).toBe(400);
     const filter = await hit(base, 'GET', `${paths.invoices()}?dueDate[after]=2026-02-30T00:00:00Z`, { token: admin });
@@ -294,7 +339,15 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
 
   it('item 10: an idempotency record never stores a credential value', async () => {
     const token = 'tok_live_REPLAY_CREDENTIAL_10';
-    const body = { invoiceNumber: 'INV-10', customerId: ids.viewer, customerName: 'Acme', amount: 1, dueDate: '2026-03-01T00:00:00.000Z', status: 'DRAFT', paymentToken: token };
+    const body = {
+      invoiceNumber: 'INV-10',
+      customerId: ids.viewer,
+      customerName: 'Acme',
+      amount: 1,
+      dueDate: '2026-03-01T00:00:00.000Z',
+      status: 'DRAFT',
+      paymentToken: token,
+    };
     const first = await hit(base, 'POST', paths.invoices(), { token: admin, body, headers: { 'idempotency-key': 'replay-item-10' } });
     expect(first.status, first.text).toBe(201);
     const again = await hit(base, 'POST', paths.invoices(), { token: admin, body, headers: { 'idempotency-key': 'replay-item-10' } });
@@ -307,7 +360,12 @@ describe.each(storages)('attack replay against the reference host on %s', (_name
   it('item 11: a validly signed token with exp 1e400 (or another absurd time claim) is a 401', async () => {
     const now = Math.floor(Date.now() / 1000);
     const claims = `"sub":"${ids.admin}","tenant_id":"${ids.tenant}","roles":["admin"],"workspaces":{},"permissions":[]`;
-    for (const times of [`"iat":${now},"exp":1e400`, `"iat":${now},"exp":1e300`, `"iat":${now},"exp":${now + 600},"nbf":-1e400`, `"iat":1e400,"exp":${now + 600}`]) {
+    for (const times of [
+      `"iat":${now},"exp":1e400`,
+      `"iat":${now},"exp":1e300`,
+      `"iat":${now},"exp":${now + 600},"nbf":-1e400`,
+      `"iat":1e400,"exp":${now + 600}`,
+    ]) {
       const reply = await hit(base, 'GET', paths.events(), { token: signRaw(`{${claims},${times}}`) });
       expect4xx(reply, `token with ${times}`);
       expect(reply.status, `token with ${times}`).toBe(401);

@@ -44,6 +44,8 @@ describe('conformance selection', () => {
 
   it('refuses an unknown suite name', () => {
     expect(() => runStorageConformance({ name: 'x', create: () => memoryStorage(), suites: ['recordz' as never] })).toThrow(ConfigurationError);
-    expect(() => runStorageConformance({ name: 'x', create: () => memoryStorage(), suites: ['recordz' as never] })).toThrow(/options\.suites\.0: "recordz" is not a suite/);
+    expect(() => runStorageConformance({ name: 'x', create: () => memoryStorage(), suites: ['recordz' as never] })).toThrow(
+      /options\.suites\.0: "recordz" is not a suite/,
+    );
   });
 });

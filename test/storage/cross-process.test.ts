@@ -76,8 +76,14 @@ describe.skipIf(Boolean(skip))(`reference hosts sharing one PostgreSQL${skip ? `
         ),
       );
       const statuses = responses.map((response) => response.status);
-      expect(statuses.filter((status) => status === 200), `round ${round}: ${statuses.join(',')}`).toHaveLength(1);
-      expect(statuses.filter((status) => status !== 200).every((status) => status === 409), statuses.join(',')).toBe(true);
+      expect(
+        statuses.filter((status) => status === 200),
+        `round ${round}: ${statuses.join(',')}`,
+      ).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status !== 200).every((status) => status === 409),
+        statuses.join(','),
+      ).toBe(true);
       await Promise.all(responses.map((response) => response.arrayBuffer()));
       version += 1;
     }

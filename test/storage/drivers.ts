@@ -5,7 +5,9 @@ import { conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, 
 
 /** A skip reason when `driver` is filtered out, else undefined. */
 export function driverSkip(driver: 'memory' | 'sqlite' | 'postgres'): string | undefined {
-  const selected = process.env.STORAGE_DRIVERS?.split(',').map((name) => name.trim()).filter(Boolean);
+  const selected = process.env.STORAGE_DRIVERS?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (!selected || selected.length === 0 || selected.includes(driver)) return undefined;
   return `STORAGE_DRIVERS=${process.env.STORAGE_DRIVERS} does not include ${driver}`;
 }

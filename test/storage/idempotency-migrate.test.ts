@@ -26,7 +26,15 @@ afterAll(async () => {
 /** Runs SQL against the database behind a driver, outside it. */
 type RawSql = (text: string, values?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
-const legacyRow = { tenantId: 't', actorId: 'a', key: 'old', requestHash: 'h', status: 201, body: '{"data":{"id":"x","paymentToken":"tok_legacy"},"meta":{"version":1}}', createdAt: '2026-01-01T00:00:00.000Z' };
+const legacyRow = {
+  tenantId: 't',
+  actorId: 'a',
+  key: 'old',
+  requestHash: 'h',
+  status: 201,
+  body: '{"data":{"id":"x","paymentToken":"tok_legacy"},"meta":{"version":1}}',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 
 /** Turns a freshly migrated database back into the shape of the previous release, with one row. */
 async function downgrade(raw: RawSql, placeholder: (index: number) => string): Promise<void> {
@@ -55,7 +63,11 @@ async function upgradeCase(driver: StorageDriver, raw: RawSql, placeholder: (ind
   // The old row is expired at once: its lifetime ends where it began.
   const old = await driver.getIdempotency('t', 'a', 'old');
   expect(old).toEqual({ ...legacyRow, expiresAt: legacyRow.createdAt });
-  expect(await driver.transaction((session) => session.putIdempotency({ ...legacyRow, requestHash: 'new', body: '{}', createdAt: '2026-02-01T00:00:00.000Z', expiresAt: '2026-02-02T00:00:00.000Z' }))).toBe(true);
+  expect(
+    await driver.transaction((session) =>
+      session.putIdempotency({ ...legacyRow, requestHash: 'new', body: '{}', createdAt: '2026-02-01T00:00:00.000Z', expiresAt: '2026-02-02T00:00:00.000Z' }),
+    ),
+  ).toBe(true);
   expect((await driver.getIdempotency('t', 'a', 'old'))?.requestHash).toBe('new');
   expect(await driver.sweepIdempotency('2026-03-01T00:00:00.000Z', 10)).toBe(1);
   expect(await driver.getIdempotency('t', 'a', 'old')).toBeNull();
@@ -67,7 +79,8 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('idempotency lifetime migration (
     const driver = sqliteStorage({ filename });
     const db = new Database(filename);
     try {
-      const raw: RawSql = async (text, values = []) => (/^\s*select|^\s*pragma/i.test(text) ? (db.prepare(text).all(...values) as Array<Record<string, unknown>>) : (db.prepare(text).run(...values), []));
+      const raw: RawSql = async (text, values = []) =>
+        /^\s*select|^\s*pragma/i.test(text) ? (db.prepare(text).all(...values) as Array<Record<string, unknown>>) : (db.prepare(text).run(...values), []);
       const columnsOf = async () => (await raw("SELECT name FROM pragma_table_info('cellgate_idempotency')")).map((row) => String(row.name));
       await upgradeCase(driver, raw, () => '?', columnsOf);
     } finally {
@@ -86,7 +99,8 @@ describe.skipIf(!server.ok)(`idempotency lifetime migration (postgres)${server.o
     await client.connect();
     try {
       const raw: RawSql = async (text, values = []) => (await client.query(text, values)).rows as Array<Record<string, unknown>>;
-      const columnsOf = async () => (await raw("SELECT column_name FROM information_schema.columns WHERE table_name = 'cellgate_idempotency'")).map((row) => String(row.column_name));
+      const columnsOf = async () =>
+        (await raw("SELECT column_name FROM information_schema.columns WHERE table_name = 'cellgate_idempotency'")).map((row) => String(row.column_name));
       await upgradeCase(driver, raw, (index) => `$${index + 1}`, columnsOf);
     } finally {
       await client.end();

@@ -31,7 +31,8 @@ async function seedAudit(driver: StorageDriver): Promise<string> {
 
 /** The same checks on both SQL dialects, through a Kysely of the test's own on the same database. */
 async function checkPath(dialect: SqlDialect, db: Kysely<SqlSchema>, tenantId: string) {
-  const actors = async () => (await sql<{ actor_id: string }>`SELECT actor_id FROM cellgate_audit_log WHERE tenant_id = ${tenantId}`.execute(db)).rows.map((row) => row.actor_id);
+  const actors = async () =>
+    (await sql<{ actor_id: string }>`SELECT actor_id FROM cellgate_audit_log WHERE tenant_id = ${tenantId}`.execute(db)).rows.map((row) => row.actor_id);
   const grants = async () => (await sql<{ n: number }>`SELECT count(*) AS n FROM cellgate_audit_maintenance`.execute(db)).rows[0]!.n;
 
   await expect(sql`UPDATE cellgate_audit_log SET actor_id = 'x' WHERE tenant_id = ${tenantId}`.execute(db)).rejects.toThrow(/append-only/);

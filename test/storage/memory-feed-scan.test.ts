@@ -10,9 +10,21 @@ import type { DomainEvent, StorageDriver } from '../../src/storage/types.ts';
 
 function event(tenantId: string, resourceType: string): DomainEvent {
   return {
-    id: crypto.randomUUID(), type: 'entity.created', resourceType, resourceId: crypto.randomUUID(), tenantId, workspaceId: null, cellId: null,
-    version: 1, baseVersion: null, occurredAt: new Date().toISOString(), actor: { id: 'u', type: 'user' }, requestId: null, traceId: null,
-    auditId: crypto.randomUUID(), change: { kind: 'snapshot', diff: null, snapshot: {}, redactionApplied: false },
+    id: crypto.randomUUID(),
+    type: 'entity.created',
+    resourceType,
+    resourceId: crypto.randomUUID(),
+    tenantId,
+    workspaceId: null,
+    cellId: null,
+    version: 1,
+    baseVersion: null,
+    occurredAt: new Date().toISOString(),
+    actor: { id: 'u', type: 'user' },
+    requestId: null,
+    traceId: null,
+    auditId: crypto.randomUUID(),
+    change: { kind: 'snapshot', diff: null, snapshot: {}, redactionApplied: false },
   };
 }
 

@@ -12,7 +12,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function tables(file: string): string[] {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as Array<{ name: string }>).map((row) => row.name);
+    return (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as Array<{ name: string }>).map(
+      (row) => row.name,
+    );
   } finally {
     db.close();
   }
@@ -41,10 +43,21 @@ describe('cellgate migrate', () => {
   it('migrates only the entity documents given with --entity (YAML too)', async () => {
     const file = join(dir, 'one.db');
     const entity = join(dir, 'note.entity.yaml');
-    writeFileSync(entity, [
-      '$schema: https://cellgate.dev/schemas/entity-definition/v1.json', 'name: Note', 'description: A note.', 'key: kb.note', 'version: 2.1.0', 'scope: workspace-shared', 'governance_tier: tier-2',
-      'permissions: { view: [viewer], edit: [editor], admin: [admin] }', 'fields:', '  title: { type: string }',
-    ].join('\n'));
+    writeFileSync(
+      entity,
+      [
+        '$schema: https://cellgate.dev/schemas/entity-definition/v1.json',
+        'name: Note',
+        'description: A note.',
+        'key: kb.note',
+        'version: 2.1.0',
+        'scope: workspace-shared',
+        'governance_tier: tier-2',
+        'permissions: { view: [viewer], edit: [editor], admin: [admin] }',
+        'fields:',
+        '  title: { type: string }',
+      ].join('\n'),
+    );
     expect(await run(['--entity', entity, '--database-url', `sqlite:${file}`])).toBe(0);
     expect(tables(file)).toContain('kb_note_v2');
     expect(tables(file)).not.toContain('crm_invoice_v1');

@@ -37,7 +37,8 @@ runStorageConformance({
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const sql = statement === 'update' ? `UPDATE cellgate_audit_log SET actor_id = 'x' WHERE tenant_id = $1` : 'DELETE FROM cellgate_audit_log WHERE tenant_id = $1';
+      const sql =
+        statement === 'update' ? `UPDATE cellgate_audit_log SET actor_id = 'x' WHERE tenant_id = $1` : 'DELETE FROM cellgate_audit_log WHERE tenant_id = $1';
       await client.query(sql, [tenantId]);
     } finally {
       await client.end();
@@ -143,7 +144,12 @@ describe.skipIf(Boolean(skip))(`postgres driver${skip ? ` (skipped: ${skip})` : 
       const record = newRecord(scope, invoiceFields({ customer_name: 'Ärzte GmbH' }));
       await seed(driver, invoiceModel, [record]);
       const found = await driver.list(invoiceModel, {
-        scope, filters: [{ field: 'customer_name', operator: 'contains', value: 'ärzte' }], sort: { field: 'number', direction: 'asc' }, offset: 0, limit: 10, includeDeleted: false,
+        scope,
+        filters: [{ field: 'customer_name', operator: 'contains', value: 'ärzte' }],
+        sort: { field: 'number', direction: 'asc' },
+        offset: 0,
+        limit: 10,
+        includeDeleted: false,
       });
       expect(found.records.map((r) => r.id)).toEqual([record.id]);
     } finally {

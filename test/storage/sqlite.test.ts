@@ -32,7 +32,8 @@ runStorageConformance({
   tamperAudit: async (_driver, tenantId, statement) => {
     const raw = new Database(join(dir, 'conformance', 'cellgate.db'));
     try {
-      const sql = statement === 'update' ? `UPDATE cellgate_audit_log SET actor_id = 'x' WHERE tenant_id = ?` : 'DELETE FROM cellgate_audit_log WHERE tenant_id = ?';
+      const sql =
+        statement === 'update' ? `UPDATE cellgate_audit_log SET actor_id = 'x' WHERE tenant_id = ?` : 'DELETE FROM cellgate_audit_log WHERE tenant_id = ?';
       raw.prepare(sql).run(tenantId);
     } finally {
       raw.close();
@@ -42,7 +43,6 @@ runStorageConformance({
 });
 
 describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
-
   it('creates the folder of the file, turns on WAL and foreign keys, and rejects raw UPDATE/DELETE of audit rows', async () => {
     const filename = join(dir, 'nested', 'deeper', 'app.db');
     const driver = sqliteStorage({ filename });
@@ -76,7 +76,7 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
 
   it('opens a database from a lazy factory only when first used', async () => {
     let opened = 0;
-    const driver = sqliteStorage({ database: () => (opened += 1, new Database(':memory:')) });
+    const driver = sqliteStorage({ database: () => ((opened += 1), new Database(':memory:')) });
     expect(opened).toBe(0);
     await expectDuplicateIsConflict(driver);
     expect(opened).toBe(1);
@@ -130,7 +130,9 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('sqlite driver', () => {
     const other = new Database(filename);
     other.exec('BEGIN IMMEDIATE');
     try {
-      const error = await driver.transaction((session) => session.insert(invoiceModel, newRecord(freshScope(), invoiceFields()))).catch((caught: unknown) => caught);
+      const error = await driver
+        .transaction((session) => session.insert(invoiceModel, newRecord(freshScope(), invoiceFields())))
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(CellgateError);
       expect([(error as CellgateError).status, (error as CellgateError).headers]).toEqual([503, { 'Retry-After': '1' }]);
       expect((error as CellgateError).message).not.toMatch(/SQLITE|locked|busy/i);

@@ -40,7 +40,9 @@ function freePort(): Promise<number> {
 export function serverBinaries(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
 }
 
@@ -78,7 +80,8 @@ export async function startCluster(bin: string): Promise<TestCluster> {
   const stopArgs = ['-D', data, '-m', 'immediate', '-w', 'stop'];
   const stopOnExit = () => {
     try {
-      if (userInfo().uid === 0) execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [join(bin, 'pg_ctl'), ...stopArgs].map((part) => `'${part}'`).join(' ')], { stdio: 'ignore' });
+      if (userInfo().uid === 0)
+        execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [join(bin, 'pg_ctl'), ...stopArgs].map((part) => `'${part}'`).join(' ')], { stdio: 'ignore' });
       else execFileSync(join(bin, 'pg_ctl'), stopArgs, { stdio: 'ignore' });
     } catch {
       // already stopped
@@ -147,7 +150,16 @@ export async function startTestPostgres(): Promise<TestPostgresResult> {
   const cluster = await startCluster(bin);
   try {
     const db = await createDatabase(cluster.url);
-    return { ok: true, db: { url: db.url, stop: async () => { await db.stop().catch(() => undefined); await cluster.stop(); } } };
+    return {
+      ok: true,
+      db: {
+        url: db.url,
+        stop: async () => {
+          await db.stop().catch(() => undefined);
+          await cluster.stop();
+        },
+      },
+    };
   } catch (error) {
     await cluster.stop();
     throw error;

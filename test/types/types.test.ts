@@ -60,7 +60,10 @@ function project(dir: string, resolution: 'bundler' | 'nodenext', files: Record<
     files: [...Object.keys(files).map((name) => join(dir, name)), ...include],
   };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 1));
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', cwd: root });
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
+    encoding: 'utf8',
+    cwd: root,
+  });
   return `${result.stdout}${result.stderr}`.trim() + (result.status === 0 ? '' : `\n(exit ${result.status})`);
 }
 

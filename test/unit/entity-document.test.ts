@@ -51,7 +51,9 @@ describe('entity definition document', () => {
   it('accepts the base document and adds base fields by scope', () => {
     expect(validateEntityDocument(base)).toEqual({ valid: true, errors: [] });
     const entity = defineEntity(base);
-    expect(Object.keys(entity.fields)).toEqual(expect.arrayContaining(['id', 'tenant_id', 'workspace_id', 'cell_id', 'version', 'created_at', 'deleted_by', 'amount']));
+    expect(Object.keys(entity.fields)).toEqual(
+      expect.arrayContaining(['id', 'tenant_id', 'workspace_id', 'cell_id', 'version', 'created_at', 'deleted_by', 'amount']),
+    );
     expect(entity.fields.amount).toEqual({ type: 'number', nullable: false, optional: false, sensitive: false, credential: false });
     expect(Object.isFrozen(entity.fields.amount)).toBe(true);
   });
@@ -65,45 +67,228 @@ describe('entity definition document', () => {
   it('system-global entities get no workspace or cell fields and refuse them', () => {
     const global = defineEntity({ ...base, scope: 'system-global', data: undefined });
     expect(Object.keys(global.fields)).not.toContain('workspace_id');
-    expect(firstError(variant((d) => { d.scope = 'system-global'; d.fields.workspace_id = { type: 'string', format: 'uuid' }; }))).toEqual({ field: 'fields.workspace_id', message: 'workspace_id is not allowed for scope system-global' });
+    expect(
+      firstError(
+        variant((d) => {
+          d.scope = 'system-global';
+          d.fields.workspace_id = { type: 'string', format: 'uuid' };
+        }),
+      ),
+    ).toEqual({ field: 'fields.workspace_id', message: 'workspace_id is not allowed for scope system-global' });
   });
 
   it('accepts declared base fields with the right descriptor and refuses wrong ones', () => {
-    expect(validateEntityDocument(variant((d) => { d.fields.tenant_id = { type: 'string', format: 'uuid' }; d.fields.deleted_at = { type: 'string', format: 'date-time', nullable: true }; })).valid).toBe(true);
-    expect(firstError(variant((d) => { d.fields.version = { type: 'string' }; }))).toEqual({ field: 'fields.version.type', message: 'Base field version must have type "integer"' });
-    expect(firstError(variant((d) => { d.fields.deleted_at = { type: 'string', format: 'date-time' }; }))?.field).toBe('fields.deleted_at.nullable');
+    expect(
+      validateEntityDocument(
+        variant((d) => {
+          d.fields.tenant_id = { type: 'string', format: 'uuid' };
+          d.fields.deleted_at = { type: 'string', format: 'date-time', nullable: true };
+        }),
+      ).valid,
+    ).toBe(true);
+    expect(
+      firstError(
+        variant((d) => {
+          d.fields.version = { type: 'string' };
+        }),
+      ),
+    ).toEqual({ field: 'fields.version.type', message: 'Base field version must have type "integer"' });
+    expect(
+      firstError(
+        variant((d) => {
+          d.fields.deleted_at = { type: 'string', format: 'date-time' };
+        }),
+      )?.field,
+    ).toBe('fields.deleted_at.nullable');
   });
 
   const broken: [string, (d: Record<string, any>) => void, string][] = [
     ['$schema missing', (d) => delete d.$schema, '$schema'],
-    ['$schema wrong', (d) => { d.$schema = 'https://x/entity/v2.json'; }, '$schema'],
-    ['name not PascalCase', (d) => { d.name = 'invoice'; }, 'name'],
-    ['key without domain', (d) => { d.key = 'invoice'; }, 'key'],
-    ['key camelCase', (d) => { d.key = 'crm.invoiceItem'; }, 'key'],
-    ['version not semver', (d) => { d.version = '1.0'; }, 'version'],
+    [
+      '$schema wrong',
+      (d) => {
+        d.$schema = 'https://x/entity/v2.json';
+      },
+      '$schema',
+    ],
+    [
+      'name not PascalCase',
+      (d) => {
+        d.name = 'invoice';
+      },
+      'name',
+    ],
+    [
+      'key without domain',
+      (d) => {
+        d.key = 'invoice';
+      },
+      'key',
+    ],
+    [
+      'key camelCase',
+      (d) => {
+        d.key = 'crm.invoiceItem';
+      },
+      'key',
+    ],
+    [
+      'version not semver',
+      (d) => {
+        d.version = '1.0';
+      },
+      'version',
+    ],
     ['description missing', (d) => delete d.description, 'description'],
-    ['scope unknown', (d) => { d.scope = 'global'; }, 'scope'],
-    ['tier unknown', (d) => { d.governance_tier = 'tier-4'; }, 'governance_tier'],
+    [
+      'scope unknown',
+      (d) => {
+        d.scope = 'global';
+      },
+      'scope',
+    ],
+    [
+      'tier unknown',
+      (d) => {
+        d.governance_tier = 'tier-4';
+      },
+      'governance_tier',
+    ],
     ['permissions incomplete', (d) => delete d.permissions.admin, 'permissions.admin'],
-    ['unknown top-level member', (d) => { d.owner = 'x'; }, 'root'],
-    ['field type unknown', (d) => { d.fields.amount.type = 'money'; }, 'fields.amount.type'],
-    ['unknown descriptor property', (d) => { d.fields.amount.min = 0; }, 'fields.amount'],
-    ['field name not snake_case', (d) => { d.fields.dueDate = { type: 'string' }; }, 'fields.dueDate'],
-    ['format on a number', (d) => { d.fields.amount.format = 'uuid'; }, 'fields.amount.format'],
-    ['enum on a number', (d) => { d.fields.amount.enum = ['1']; }, 'fields.amount.enum'],
-    ['duplicate enum values', (d) => { d.fields.status.enum = ['A', 'A']; }, 'fields.status.enum'],
-    ['redact on a sensitive field', (d) => { d.fields.notes.sensitive = true; }, 'fields.notes.redact'],
-    ['redact on a number', (d) => { d.fields.amount.redact = 'length'; }, 'fields.amount.redact'],
-    ['no business field', (d) => { d.fields = { id: { type: 'string', format: 'uuid' } }; d.data = undefined; }, 'fields'],
-    ['filter field not defined', (d) => { d.data.filtering.allowedFields.push('total'); }, 'data.filtering.allowedFields.3'],
-    ['filter field camelCase', (d) => { d.data.filtering.allowedFields.push('dueDate'); }, 'data.filtering.allowedFields.3'],
-    ['operator unknown', (d) => { d.data.filtering.operators.status = ['like']; }, 'data.filtering.operators.status.0'],
-    ['operator not sensible for the type', (d) => { d.data.filtering.operators.amount = ['contains']; }, 'data.filtering.operators.amount.0'],
-    ['operators for a field not allowed', (d) => { d.data.filtering.operators.notes = ['equals']; }, 'data.filtering.operators.notes'],
-    ['search on a number', (d) => { d.data.searching.fields = ['amount']; }, 'data.searching.fields.0'],
-    ['sort field not defined', (d) => { d.data.sorting.allowedFields = ['total']; }, 'data.sorting.allowedFields.0'],
-    ['sort default not allowed', (d) => { d.data.sorting.default.field = 'status'; }, 'data.sorting.default.field'],
-    ['sort default direction', (d) => { d.data.sorting.default.direction = 'up'; }, 'data.sorting.default.direction'],
+    [
+      'unknown top-level member',
+      (d) => {
+        d.owner = 'x';
+      },
+      'root',
+    ],
+    [
+      'field type unknown',
+      (d) => {
+        d.fields.amount.type = 'money';
+      },
+      'fields.amount.type',
+    ],
+    [
+      'unknown descriptor property',
+      (d) => {
+        d.fields.amount.min = 0;
+      },
+      'fields.amount',
+    ],
+    [
+      'field name not snake_case',
+      (d) => {
+        d.fields.dueDate = { type: 'string' };
+      },
+      'fields.dueDate',
+    ],
+    [
+      'format on a number',
+      (d) => {
+        d.fields.amount.format = 'uuid';
+      },
+      'fields.amount.format',
+    ],
+    [
+      'enum on a number',
+      (d) => {
+        d.fields.amount.enum = ['1'];
+      },
+      'fields.amount.enum',
+    ],
+    [
+      'duplicate enum values',
+      (d) => {
+        d.fields.status.enum = ['A', 'A'];
+      },
+      'fields.status.enum',
+    ],
+    [
+      'redact on a sensitive field',
+      (d) => {
+        d.fields.notes.sensitive = true;
+      },
+      'fields.notes.redact',
+    ],
+    [
+      'redact on a number',
+      (d) => {
+        d.fields.amount.redact = 'length';
+      },
+      'fields.amount.redact',
+    ],
+    [
+      'no business field',
+      (d) => {
+        d.fields = { id: { type: 'string', format: 'uuid' } };
+        d.data = undefined;
+      },
+      'fields',
+    ],
+    [
+      'filter field not defined',
+      (d) => {
+        d.data.filtering.allowedFields.push('total');
+      },
+      'data.filtering.allowedFields.3',
+    ],
+    [
+      'filter field camelCase',
+      (d) => {
+        d.data.filtering.allowedFields.push('dueDate');
+      },
+      'data.filtering.allowedFields.3',
+    ],
+    [
+      'operator unknown',
+      (d) => {
+        d.data.filtering.operators.status = ['like'];
+      },
+      'data.filtering.operators.status.0',
+    ],
+    [
+      'operator not sensible for the type',
+      (d) => {
+        d.data.filtering.operators.amount = ['contains'];
+      },
+      'data.filtering.operators.amount.0',
+    ],
+    [
+      'operators for a field not allowed',
+      (d) => {
+        d.data.filtering.operators.notes = ['equals'];
+      },
+      'data.filtering.operators.notes',
+    ],
+    [
+      'search on a number',
+      (d) => {
+        d.data.searching.fields = ['amount'];
+      },
+      'data.searching.fields.0',
+    ],
+    [
+      'sort field not defined',
+      (d) => {
+        d.data.sorting.allowedFields = ['total'];
+      },
+      'data.sorting.allowedFields.0',
+    ],
+    [
+      'sort default not allowed',
+      (d) => {
+        d.data.sorting.default.field = 'status';
+      },
+      'data.sorting.default.field',
+    ],
+    [
+      'sort default direction',
+      (d) => {
+        d.data.sorting.default.direction = 'up';
+      },
+      'data.sorting.default.direction',
+    ],
   ];
 
   for (const [name, change, path] of broken) {
@@ -136,7 +321,18 @@ describe('entity definition document', () => {
   });
 
   it('never throws on any JSON input', () => {
-    for (const input of [null, undefined, 42, 'x', [], [base], { fields: null }, { ...base, fields: [] }, { ...base, data: 'x' }, { ...base, permissions: { view: 'x' } }]) {
+    for (const input of [
+      null,
+      undefined,
+      42,
+      'x',
+      [],
+      [base],
+      { fields: null },
+      { ...base, fields: [] },
+      { ...base, data: 'x' },
+      { ...base, permissions: { view: 'x' } },
+    ]) {
       const result = validateEntityDocument(input);
       expect(result.valid).toBe(false);
       expect(result.errors.length).toBeGreaterThan(0);

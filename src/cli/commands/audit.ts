@@ -109,6 +109,10 @@ export async function run(args: string[]): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === 'export') return runCommand('audit export', help, rest, () => exportAudit(rest));
   return runCommand('audit', help, args, async () => {
-    throw new UsageError(subcommand === undefined ? 'name a subcommand: cellgate audit export (see --help)' : `unknown subcommand "${subcommand.slice(0, 40)}"; use cellgate audit export`);
+    throw new UsageError(
+      subcommand === undefined
+        ? 'name a subcommand: cellgate audit export (see --help)'
+        : `unknown subcommand "${subcommand.slice(0, 40)}"; use cellgate audit export`,
+    );
   });
 }

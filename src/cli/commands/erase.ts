@@ -72,8 +72,13 @@ export async function run(args: string[]): Promise<number> {
       'database-url': { type: 'string' },
     });
     const [resource, id, tenantId, reason] = ['resource', 'id', 'tenant', 'reason'].map((name) => required(values, name)) as [string, string, string, string];
-    const fields = values.fields?.split(',').map((name) => name.trim()).filter((name) => name !== '');
-    const entity = (await entities(values.entity ?? [])).find((candidate) => resourcePathName(candidate.name) === resource || entityReference(candidate) === resource);
+    const fields = values.fields
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    const entity = (await entities(values.entity ?? [])).find(
+      (candidate) => resourcePathName(candidate.name) === resource || entityReference(candidate) === resource,
+    );
     if (entity === undefined) throw new UsageError(`no entity named ${resource} (give its document with --entity)`);
     const adminRole = entity.permissions.admin[0];
     if (adminRole === undefined) throw new UsageError(`${resource} names no admin role: nobody may erase its records`);
@@ -106,7 +111,15 @@ export async function run(args: string[]): Promise<number> {
           meta: { requestId: `cli-erase-${crypto.randomUUID()}` },
         };
         const result = await eraseRecord(service, context, id, { reason, ...(fields === undefined ? {} : { fields }) });
-        console.log(JSON.stringify({ erased: result.fields, id: result.record.data.id, version: result.record.meta.version, auditId: result.auditId, rewritten: result.rewritten }));
+        console.log(
+          JSON.stringify({
+            erased: result.fields,
+            id: result.record.data.id,
+            version: result.record.meta.version,
+            auditId: result.auditId,
+            rewritten: result.rewritten,
+          }),
+        );
         return 0;
       } finally {
         await storage.close();

@@ -55,10 +55,13 @@ function printReport(report: PurgeReport, label: string): void {
       console.log(`  tenant ${tenant.tenantId}: skipped, its history is immutable`);
       continue;
     }
-    const retention = tenant.retention === null
-      ? 'retention unlimited'
-      : `${verb} before ${tenant.retention.before}: ${tenant.retention.auditRecords} audit records, ${tenant.retention.versionStates} version states, ${tenant.retention.events} events, ${tenant.retention.deliveries} deliveries`;
-    console.log(`  tenant ${tenant.tenantId}: ${retention}; ${verb} ${tenant.purged.records} soft-deleted records (${tenant.purged.versionStates} version states)`);
+    const retention =
+      tenant.retention === null
+        ? 'retention unlimited'
+        : `${verb} before ${tenant.retention.before}: ${tenant.retention.auditRecords} audit records, ${tenant.retention.versionStates} version states, ${tenant.retention.events} events, ${tenant.retention.deliveries} deliveries`;
+    console.log(
+      `  tenant ${tenant.tenantId}: ${retention}; ${verb} ${tenant.purged.records} soft-deleted records (${tenant.purged.versionStates} version states)`,
+    );
   }
 }
 
@@ -88,7 +91,7 @@ export async function run(args: string[]): Promise<number> {
       ...(values['deleted-after-days'] === undefined ? {} : { CELLGATE_PURGE_DELETED_AFTER_DAYS: values['deleted-after-days'] }),
       CELLGATE_AUDIT_IMMUTABLE_TENANTS: [process.env.CELLGATE_AUDIT_IMMUTABLE_TENANTS ?? '', ...(values['immutable-tenant'] ?? [])].join(','),
     };
-    let policy;
+    let policy: ReturnType<typeof lifecycleFromEnv>;
     try {
       policy = lifecycleFromEnv(env);
     } catch (error) {

@@ -64,7 +64,11 @@ export function refOpener(): RefOpener {
   const cache = new Map<string, Promise<SourceFile | undefined>>();
   return (from, ref) => {
     const path = resolve(dirname(from.path), ref);
-    if (!cache.has(path)) cache.set(path, readSource(path).catch(() => undefined));
+    if (!cache.has(path))
+      cache.set(
+        path,
+        readSource(path).catch(() => undefined),
+      );
     return cache.get(path)!;
   };
 }

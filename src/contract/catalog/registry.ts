@@ -137,12 +137,16 @@ function checkValue(name: 'category' | 'source', value: string | undefined, allo
 
 function addCustom(custom: Map<string, CustomPrimitive[]>, primitive: CustomPrimitive, label: string, separator = '.'): void {
   const { key, version } = primitive.contract;
-  if (coreByKey.has(key)) throw new ConfigurationError(`${label}${separator}key`, `"${key}" is a core primitive; a custom primitive may not replace it. Choose another key.`);
+  if (coreByKey.has(key))
+    throw new ConfigurationError(`${label}${separator}key`, `"${key}" is a core primitive; a custom primitive may not replace it. Choose another key.`);
   const versions = custom.get(key) ?? [];
   if (versions.some((existing) => existing.contract.version === version)) {
     throw new ConfigurationError(`${label}${separator}version`, `primitive "${key}" version ${version} is registered twice`);
   }
-  custom.set(key, [...versions, primitive].sort((a, b) => compareSemver(b.contract.version, a.contract.version)));
+  custom.set(
+    key,
+    [...versions, primitive].sort((a, b) => compareSemver(b.contract.version, a.contract.version)),
+  );
 }
 
 async function loadState(options: PrimitiveRegistryOptions, fromOptions: Map<string, CustomPrimitive[]>): Promise<RegistryState> {
@@ -152,7 +156,10 @@ async function loadState(options: PrimitiveRegistryOptions, fromOptions: Map<str
   for (const source of folder.contracts) {
     const primitive = loadCustomPrimitive(source.document, source.file, ':');
     if (primitive.contract.key !== source.key || primitive.contract.version !== source.version) {
-      throw new ConfigurationError(source.file, `declares ${primitive.contract.key}@${primitive.contract.version} but primitives.yaml lists ${source.key}@${source.version}`);
+      throw new ConfigurationError(
+        source.file,
+        `declares ${primitive.contract.key}@${primitive.contract.version} but primitives.yaml lists ${source.key}@${source.version}`,
+      );
     }
     addCustom(custom, primitive, source.file, ':');
   }
@@ -203,16 +210,24 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
     if (version === undefined) return versions[0]!;
     const match = versions.find((candidate) => candidate.contract.version === version);
     if (!match) {
-      throw new CellgateError('NOT_FOUND', `Primitive "${key}" has no version "${version}". Available versions: ${versions.map((v) => v.contract.version).join(', ')}.`);
+      throw new CellgateError(
+        'NOT_FOUND',
+        `Primitive "${key}" has no version "${version}". Available versions: ${versions.map((v) => v.contract.version).join(', ')}.`,
+      );
     }
     return match;
   }
 
   /** The props schema and examples of a key (core or custom), honouring `version`. */
-  function resolve(state: RegistryState, key: string, version: string | undefined): { version?: string; props: z.ZodType; examples: PrimitiveExamples['examples'] } {
+  function resolve(
+    state: RegistryState,
+    key: string,
+    version: string | undefined,
+  ): { version?: string; props: z.ZodType; examples: PrimitiveExamples['examples'] } {
     const core = coreByKey.get(key);
     if (core) {
-      if (version !== undefined) throw new CellgateError('NOT_FOUND', `Primitive "${key}" is a core primitive and has no versions; call again without a version.`);
+      if (version !== undefined)
+        throw new CellgateError('NOT_FOUND', `Primitive "${key}" is a core primitive and has no versions; call again without a version.`);
       return { props: core.props, examples: core.examples as PrimitiveExamples['examples'] };
     }
     const custom = customVersion(state, key, version);
@@ -278,7 +293,8 @@ export function createPrimitiveRegistry(options: PrimitiveRegistryOptions = {}):
   async function scaffoldNow(request: ScaffoldRequest): Promise<ScaffoldResult> {
     const state = current();
     if (coreByKey.has(request.name)) throw new CellgateError('CONFLICT', `"${request.name}" is a core primitive; choose another name for a custom primitive.`);
-    if (state.custom.has(request.name)) throw new CellgateError('CONFLICT', `A custom primitive "${request.name}" already exists; choose another name or edit its contract.`);
+    if (state.custom.has(request.name))
+      throw new CellgateError('CONFLICT', `A custom primitive "${request.name}" already exists; choose another name or edit its contract.`);
     const { contract, files } = buildScaffold(request, state.root ? state.config : emptyProjectConfig());
     if (state.root && options.projectFolder) {
       await options.projectFolder.write(files);

@@ -75,7 +75,9 @@ function readme(contract: PrimitiveContract, contractFile: string): string {
     '',
     '## Props',
     '',
-    ...(props.length === 0 ? ['No props declared yet. Add them under `props.properties` in the contract.'] : props.map(([name, prop]) => `- \`${name}\` (${prop.type})${prop.description ? `: ${prop.description}` : ''}`)),
+    ...(props.length === 0
+      ? ['No props declared yet. Add them under `props.properties` in the contract.']
+      : props.map(([name, prop]) => `- \`${name}\` (${prop.type})${prop.description ? `: ${prop.description}` : ''}`)),
     '',
     'Check props with `validate_primitive_props` (MCP) before using the primitive in a page.',
     '',

@@ -148,9 +148,7 @@ export const CustomPrimitiveEntrySchema = z
   .meta({ id: 'CustomPrimitiveEntry' });
 
 /** One entry of `GET /api/primitives` / `list_primitives`. */
-export const PrimitiveEntrySchema = z
-  .discriminatedUnion('source', [CorePrimitiveEntrySchema, CustomPrimitiveEntrySchema])
-  .meta({ id: 'PrimitiveEntry' });
+export const PrimitiveEntrySchema = z.discriminatedUnion('source', [CorePrimitiveEntrySchema, CustomPrimitiveEntrySchema]).meta({ id: 'PrimitiveEntry' });
 
 /** The catalog listing. */
 export const PrimitiveListSchema = z.array(PrimitiveEntrySchema).meta({ id: 'PrimitiveList' });
@@ -167,8 +165,14 @@ export const PrimitiveDetailSchema = z
 
 /** Filters of the listing (`?category=&source=`). Values are checked by the registry for a clear message. */
 export const PrimitiveListQuerySchema = z.object({
-  category: z.string().optional().describe(`One of: ${PRIMITIVE_CATEGORIES.join(', ')}.`),
-  source: z.string().optional().describe(`One of: ${PRIMITIVE_SOURCES.join(', ')}.`),
+  category: z
+    .string()
+    .optional()
+    .describe(`One of: ${PRIMITIVE_CATEGORIES.join(', ')}.`),
+  source: z
+    .string()
+    .optional()
+    .describe(`One of: ${PRIMITIVE_SOURCES.join(', ')}.`),
 });
 
 /** Arguments of `get_primitive_examples`. */

@@ -123,7 +123,12 @@ export function describePageSchema(type?: string | null): PageSchemaDescription 
   const pageTypes = PAGE_TYPES.map(({ type, entityRequired, description }) => ({ type, entityRequired, description }));
   if (type === undefined || type === null || type === '') return { ...pageBase(), pageTypes };
   const pageType = pageTypes.find((entry) => entry.type === type);
-  if (pageType === undefined) throw unknownFilter('page', type, pageTypes.map((entry) => entry.type));
+  if (pageType === undefined)
+    throw unknownFilter(
+      'page',
+      type,
+      pageTypes.map((entry) => entry.type),
+    );
   return { ...pageBase(), pageType };
 }
 
@@ -168,7 +173,12 @@ export function describeCapabilitySchema(type?: string | null): CapabilitySchema
   const types = capabilityTypes();
   if (type === undefined || type === null || type === '') return { ...capabilityBase(), capabilityTypes: types };
   const capabilityType = types.find((entry) => entry.type === type);
-  if (capabilityType === undefined) throw unknownFilter('capability', type, types.map((entry) => entry.type));
+  if (capabilityType === undefined)
+    throw unknownFilter(
+      'capability',
+      type,
+      types.map((entry) => entry.type),
+    );
   return { ...capabilityBase(), capabilityType };
 }
 

@@ -105,9 +105,7 @@ export class ComponentCollector {
     const output = convertAll(this.roots.output, 'output');
     const input = convertAll(this.roots.input, 'input');
     // An input form is renamed when it differs from the output form, or refers to one that is.
-    const renamed = new Set(
-      Object.keys(input).filter((name) => output[name] !== undefined && JSON.stringify(input[name]) !== JSON.stringify(output[name])),
-    );
+    const renamed = new Set(Object.keys(input).filter((name) => output[name] !== undefined && JSON.stringify(input[name]) !== JSON.stringify(output[name])));
     for (let grew = true; grew; ) {
       grew = false;
       for (const name of Object.keys(input)) {

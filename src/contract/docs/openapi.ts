@@ -58,7 +58,10 @@ function errorsOf(route: RouteDefinition): ErrorCode[] {
  */
 function parameters(route: RouteDefinition, collector: ComponentCollector): Array<() => JsonSchema> {
   const list: Array<() => JsonSchema> = [];
-  for (const [where, shape] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, shape] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     for (const [name, schema] of Object.entries(shape?.shape ?? {}) as Array<[string, z.ZodType]>) {
       const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
       const description = z.globalRegistry.get(schema)?.description ?? z.globalRegistry.get(inner)?.description;
@@ -97,7 +100,10 @@ export function buildOpenApiDocument(routes: RouteDefinition[], settings: OpenAp
       build: () => {
         const ok = response
           ? { description: 'Success.', content: { [(route.contentType ?? 'application/json').split(';')[0]!]: { schema: response.ref() } } }
-          : { description: (route.response as { description: string }).description, content: { [(route.response as { contentType: string }).contentType]: {} } };
+          : {
+              description: (route.response as { description: string }).description,
+              content: { [(route.response as { contentType: string }).contentType]: {} },
+            };
         // Codes grouped by status (BAD_REQUEST and VALIDATION_ERROR are both 400), one example each.
         const byStatus = new Map<string, ErrorCode[]>();
         for (const code of errorsOf(route)) byStatus.set(String(errorStatus[code]), [...(byStatus.get(String(errorStatus[code])) ?? []), code]);
@@ -122,7 +128,12 @@ export function buildOpenApiDocument(routes: RouteDefinition[], settings: OpenAp
           description: route.description,
           ...(params.length > 0 ? { parameters: params.map((parameter) => parameter()) } : {}),
           ...(body
-            ? { requestBody: { required: true, content: { 'application/json': { schema: body.ref(), ...(route.example ? { example: route.example() } : {}) } } } }
+            ? {
+                requestBody: {
+                  required: true,
+                  content: { 'application/json': { schema: body.ref(), ...(route.example ? { example: route.example() } : {}) } },
+                },
+              }
             : {}),
           responses: { '200': ok, ...errors },
         };
@@ -141,8 +152,22 @@ export function buildOpenApiDocument(routes: RouteDefinition[], settings: OpenAp
         summary: 'MCP endpoint (Streamable HTTP, stateless)',
         description:
           'JSON-RPC 2.0 for AI agents: 19 tools and 5 documentation resources over the same services as the REST routes. Send `Accept: application/json, text/event-stream`. GET and DELETE answer 405.',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } }, required: ['jsonrpc', 'method'] } } } },
-        responses: { '200': { description: 'JSON-RPC response.', content: { 'application/json': {} } }, '405': { description: 'Only POST is served (stateless transport).' } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } },
+                required: ['jsonrpc', 'method'],
+              },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'JSON-RPC response.', content: { 'application/json': {} } },
+          '405': { description: 'Only POST is served (stateless transport).' },
+        },
       },
     };
   }
@@ -151,7 +176,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[], settings: OpenAp
     info: {
       title: settings.title,
       version: settings.version,
-      description: 'Contract intelligence for Cell manifests (`platform/v1alpha1`): schema discovery, UI primitives, examples, guidance and validation. Errors use the envelope `{ error, message, details? }`.',
+      description:
+        'Contract intelligence for Cell manifests (`platform/v1alpha1`): schema discovery, UI primitives, examples, guidance and validation. Errors use the envelope `{ error, message, details? }`.',
     },
     servers: [{ url: settings.basePath || '/' }],
     tags: ['schemas', 'primitives', 'examples', 'validation', 'guidance', 'docs', 'health', ...(settings.mcpPath ? ['mcp'] : [])].map((name) => ({ name })),

@@ -22,9 +22,7 @@ const jsonSchemas = {
   entity: { title: 'EntityDefinition', generate: entityJsonSchema },
 } as const;
 
-const JsonSchemaListSchema = z
-  .array(z.object({ id: z.string(), title: z.string(), url: z.string() }))
-  .meta({ id: 'JsonSchemaList' });
+const JsonSchemaListSchema = z.array(z.object({ id: z.string(), title: z.string(), url: z.string() })).meta({ id: 'JsonSchemaList' });
 const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).describe('An OpenAPI 3.1 document.').meta({ id: 'OpenApiDocument' });
 const JsonSchemaDocumentSchema = z.record(z.string(), z.unknown()).describe('A JSON Schema (draft 2020-12) document.').meta({ id: 'JsonSchemaDocument' });
 
@@ -42,7 +40,7 @@ export function docsRoutes(options: ResolvedHandlerOptions, allRoutes: () => Rou
   const { basePath, docs } = options;
   const assets = createAssetStore(docs.assets ?? readSwaggerUiFile);
   const page = docs.enabled
-    ? [
+    ? ([
         {
           method: 'GET',
           path: '/api/docs',
@@ -79,7 +77,7 @@ export function docsRoutes(options: ResolvedHandlerOptions, allRoutes: () => Rou
             });
           },
         },
-      ] satisfies RouteDefinition[]
+      ] satisfies RouteDefinition[])
     : [];
 
   let openapi: Record<string, unknown> | undefined;
@@ -111,8 +109,7 @@ export function docsRoutes(options: ResolvedHandlerOptions, allRoutes: () => Rou
       description: 'The JSON Schema documents of the contract.',
       response: JsonSchemaListSchema,
       cacheKey: () => '',
-      handle: () =>
-        Object.entries(jsonSchemas).map(([id, { title }]) => ({ id, title, url: `${basePath}/api/json-schema/${id}` })),
+      handle: () => Object.entries(jsonSchemas).map(([id, { title }]) => ({ id, title, url: `${basePath}/api/json-schema/${id}` })),
     },
     ...(Object.keys(jsonSchemas) as Array<keyof typeof jsonSchemas>).map(
       (id): RouteDefinition => ({

@@ -41,14 +41,16 @@ export const exampleCatalog: readonly ExampleEntry[] = [
   {
     key: 'crm-manifest',
     title: 'CRM Application',
-    description: 'Customers and invoices with roles, list/detail/create pages, a data provider and a grouped sidebar. The entities come from the two entity examples.',
+    description:
+      'Customers and invoices with roles, list/detail/create pages, a data provider and a grouped sidebar. The entities come from the two entity examples.',
     entities: ['customer', 'invoice'],
     format: 'yaml',
   },
   {
     key: 'entities/customer.entity',
     title: 'Customer Entity',
-    description: 'A customer with a nested address, a has_many relation to invoices, a computed invoice count, a lead → active → inactive lifecycle and transition capabilities.',
+    description:
+      'A customer with a nested address, a has_many relation to invoices, a computed invoice count, a lead → active → inactive lifecycle and transition capabilities.',
     entities: ['customer'],
     format: 'yaml',
   },

@@ -33,9 +33,7 @@ function loadFile(path: string): ExampleContent {
   delete document.$schema;
   const spec = document.spec;
   if (isObject(spec) && Array.isArray(spec.entities)) {
-    spec.entities = spec.entities.map((item: unknown) =>
-      isObject(item) && typeof item.$ref === 'string' ? loadFile(resolveRef(path, item.$ref)) : item,
-    );
+    spec.entities = spec.entities.map((item: unknown) => (isObject(item) && typeof item.$ref === 'string' ? loadFile(resolveRef(path, item.$ref)) : item));
   }
   return document;
 }

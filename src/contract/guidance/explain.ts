@@ -77,7 +77,8 @@ const patterns: readonly Pattern[] = [
   },
   {
     message: /^Invalid discriminator value\. Expected (.+)$/,
-    fix: (field, match) => `Set the tag of \`${field}\` (\`type\`, \`relation\` or \`formulaType\`) to one of ${match[1]}; each value has its own required members.`,
+    fix: (field, match) =>
+      `Set the tag of \`${field}\` (\`type\`, \`relation\` or \`formulaType\`) to one of ${match[1]}; each value has its own required members.`,
     tools: [],
   },
   {
@@ -97,7 +98,8 @@ const patterns: readonly Pattern[] = [
   },
   {
     message: /Must start with a lowercase letter|must be snake_case/,
-    fix: (field) => `Rename the key at \`${field}\` to snake_case: a lowercase letter first, then lowercase letters, digits or underscores (e.g. "customer_order").`,
+    fix: (field) =>
+      `Rename the key at \`${field}\` to snake_case: a lowercase letter first, then lowercase letters, digits or underscores (e.g. "customer_order").`,
     tools: [],
   },
   {
@@ -128,12 +130,14 @@ const patterns: readonly Pattern[] = [
   },
   {
     message: /reserved by the base entity|reserved base entity field/,
-    fix: (field) => `Remove or rename the key at \`${field}\`: id, createdAt, updatedAt, version and the other base fields are added to every entity automatically.`,
+    fix: (field) =>
+      `Remove or rename the key at \`${field}\`: id, createdAt, updatedAt, version and the other base fields are added to every entity automatically.`,
     tools: ['get_entity_definition_schema'],
   },
   {
     message: /relation key must end with "_id"/,
-    fix: (field) => `Rename the relation at \`${field}\` so its key ends with "_id" (e.g. "customer_id"); belongs_to and self relation keys name the stored reference.`,
+    fix: (field) =>
+      `Rename the relation at \`${field}\` so its key ends with "_id" (e.g. "customer_id"); belongs_to and self relation keys name the stored reference.`,
     tools: ['get_entity_definition_schema', 'suggest_relations'],
   },
   {
@@ -148,7 +152,8 @@ const patterns: readonly Pattern[] = [
   },
   {
     message: /aggregates unknown relation|when operation is/,
-    fix: (field) => `Fix the aggregation at \`${field}\`: it must name a relation of the entity, a \`field\` unless the operation is count, and a value type that fits the operation.`,
+    fix: (field) =>
+      `Fix the aggregation at \`${field}\`: it must name a relation of the entity, a \`field\` unless the operation is count, and a value type that fits the operation.`,
     tools: ['get_entity_definition_schema'],
   },
   {
@@ -169,7 +174,8 @@ const patterns: readonly Pattern[] = [
   },
   {
     message: /^(Select|Entity) input|defaultValue must be one of|options must be unique/,
-    fix: (field) => `Fix the capability input at \`${field}\`: select inputs need unique, non-empty options (defaultValue among them), entity inputs name a target entity.`,
+    fix: (field) =>
+      `Fix the capability input at \`${field}\`: select inputs need unique, non-empty options (defaultValue among them), entity inputs name a target entity.`,
     tools: ['get_capability_schema'],
   },
   {

@@ -72,7 +72,11 @@ export const SuggestRelationsInputSchema = z
       .array(
         z.object({
           key: entityKey.describe('Entity key.'),
-          fields: z.array(z.string().max(MAX_GUIDANCE_KEY_LENGTH)).max(MAX_GUIDANCE_ENTITIES).optional().describe('Field keys of the entity; `<other>_id` fields reveal belongs_to relations.'),
+          fields: z
+            .array(z.string().max(MAX_GUIDANCE_KEY_LENGTH))
+            .max(MAX_GUIDANCE_ENTITIES)
+            .optional()
+            .describe('Field keys of the entity; `<other>_id` fields reveal belongs_to relations.'),
         }),
       )
       .max(MAX_GUIDANCE_ENTITIES)

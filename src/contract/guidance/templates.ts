@@ -28,7 +28,13 @@ export const domainTemplates: readonly DomainTemplate[] = [
     domain: 'crm',
     keywords: ['crm', 'customer', 'sales', 'account', 'contact', 'deal', 'opportunity', 'pipeline'],
     entities: [
-      entity('account', 'Account', 'Accounts', 'The companies you sell to; everything else hangs off an account.', ['name', 'industry', 'website', 'phone', 'status']),
+      entity('account', 'Account', 'Accounts', 'The companies you sell to; everything else hangs off an account.', [
+        'name',
+        'industry',
+        'website',
+        'phone',
+        'status',
+      ]),
       entity('contact', 'Contact', 'Contacts', 'The people you talk to at each account.', ['first_name', 'last_name', 'email', 'phone', 'title']),
       entity('deal', 'Deal', 'Deals', 'Opportunities moving through the sales pipeline.', ['title', 'amount', 'stage', 'close_date', 'probability']),
     ],
@@ -68,7 +74,14 @@ export const domainTemplates: readonly DomainTemplate[] = [
     keywords: ['project', 'task', 'team', 'sprint', 'kanban', 'agile', 'roadmap', 'milestone'],
     entities: [
       entity('project', 'Project', 'Projects', 'The container that groups the work.', ['name', 'description', 'status', 'start_date', 'end_date']),
-      entity('task', 'Task', 'Tasks', 'The individual pieces of work inside a project.', ['title', 'description', 'status', 'priority', 'assigned_to', 'due_date']),
+      entity('task', 'Task', 'Tasks', 'The individual pieces of work inside a project.', [
+        'title',
+        'description',
+        'status',
+        'priority',
+        'assigned_to',
+        'due_date',
+      ]),
       entity('team_member', 'Team Member', 'Team Members', 'The people who do the work.', ['name', 'email', 'role']),
     ],
     relations: [belongsTo('task', 'project', 'Each task is part of one project.')],
@@ -77,9 +90,22 @@ export const domainTemplates: readonly DomainTemplate[] = [
     domain: 'hr',
     keywords: ['hr', 'employee', 'department', 'leave', 'payroll', 'attendance', 'staff'],
     entities: [
-      entity('employee', 'Employee', 'Employees', 'The people the organisation employs.', ['first_name', 'last_name', 'email', 'department', 'position', 'hire_date']),
+      entity('employee', 'Employee', 'Employees', 'The people the organisation employs.', [
+        'first_name',
+        'last_name',
+        'email',
+        'department',
+        'position',
+        'hire_date',
+      ]),
       entity('department', 'Department', 'Departments', 'The units employees are organised in.', ['name', 'code', 'head']),
-      entity('leave_request', 'Leave Request', 'Leave Requests', 'Requests for time off and their approval state.', ['type', 'start_date', 'end_date', 'status', 'reason']),
+      entity('leave_request', 'Leave Request', 'Leave Requests', 'Requests for time off and their approval state.', [
+        'type',
+        'start_date',
+        'end_date',
+        'status',
+        'reason',
+      ]),
     ],
     relations: [
       belongsTo('employee', 'department', 'Each employee works in one department.'),
@@ -92,11 +118,13 @@ export const domainTemplates: readonly DomainTemplate[] = [
     entities: [
       entity('customer', 'Customer', 'Customers', 'The buyers who place orders.', ['name', 'email', 'phone', 'address']),
       entity('order', 'Order', 'Orders', 'Purchases placed by customers.', ['order_number', 'total', 'status', 'order_date', 'shipping_address']),
-      entity('order_item', 'Order Item', 'Order Items', 'The lines of an order: what was bought and how many.', ['product_name', 'quantity', 'unit_price', 'subtotal']),
+      entity('order_item', 'Order Item', 'Order Items', 'The lines of an order: what was bought and how many.', [
+        'product_name',
+        'quantity',
+        'unit_price',
+        'subtotal',
+      ]),
     ],
-    relations: [
-      belongsTo('order', 'customer', 'Each order is placed by one customer.'),
-      belongsTo('order_item', 'order', 'Each item is a line of one order.'),
-    ],
+    relations: [belongsTo('order', 'customer', 'Each order is placed by one customer.'), belongsTo('order_item', 'order', 'Each item is a line of one order.')],
   },
 ];

@@ -70,7 +70,7 @@ export function createPathShortcuts<H>(basePath: string): PathShortcuts<H> {
   const owns = (path: string) => {
     if (ownsEverything) return true;
     for (const prefix of prefixes) {
-      if (path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47 /* / */)) return true;
+      if (path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47) /* / */) return true;
     }
     return false;
   };

@@ -118,7 +118,10 @@ export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSe
     const methods = group.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]));
     const allow = [...methods, 'OPTIONS'].join(', ');
     for (const route of group) {
-      const run = withSpan(spanTemplate(route.method, routeOfPattern(settings.basePath + path), { [CellgateAttributes.operation]: route.operationId }), runner(route, context));
+      const run = withSpan(
+        spanTemplate(route.method, routeOfPattern(settings.basePath + path), { [CellgateAttributes.operation]: route.operationId }),
+        runner(route, context),
+      );
       add(route.method === 'GET' ? 'get' : 'post', path, run);
       if (route.method === 'GET') {
         add('head', path, async (request: IRequest) => {

@@ -53,7 +53,11 @@ export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 /** A JSON-RPC error answer with no request id, the shape the SDK transport uses for HTTP-level refusals. */
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: Record<string, string>): Response {
   // A light Response (see http/light-response.ts): the Node adapters write the text directly.
-  return lightResponse(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), status, new Headers({ 'content-type': 'application/json', ...headers }));
+  return lightResponse(
+    JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
+    status,
+    new Headers({ 'content-type': 'application/json', ...headers }),
+  );
 }
 
 function jsonRpcAnswer(body: unknown): Response {

@@ -132,11 +132,8 @@ export function createMcpServer(context: ContractContext, scope: ServerScope = F
   });
   if (scope.resources) {
     for (const resource of mcpResources) {
-      server.registerResource(
-        resource.name,
-        resource.uri,
-        { title: resource.title, description: resource.description, mimeType: 'text/markdown' },
-        () => readResource(context, resource),
+      server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: 'text/markdown' }, () =>
+        readResource(context, resource),
       );
     }
   }

@@ -12,8 +12,7 @@ export const CONTRACT_VERSION = 'platform/v1alpha1';
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
 
 /** Message of a key that is not snake_case (wording of the reference service). */
-export const SNAKE_CASE_MESSAGE =
-  'Must start with a lowercase letter and contain only lowercase letters, digits, or underscores (e.g. "customer_order")';
+export const SNAKE_CASE_MESSAGE = 'Must start with a lowercase letter and contain only lowercase letters, digits, or underscores (e.g. "customer_order")';
 
 /** Human type labels for schema descriptions, kept out of JSON Schema output. */
 export const typeLabels = z.registry<{ label: string }>();

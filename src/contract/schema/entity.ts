@@ -21,7 +21,9 @@ export const EntityDefinitionSchema = z
     name: nonEmptyString().describe('Singular display name.'),
     pluralName: nonEmptyString().describe('Plural display name.'),
     description: z.string().optional().describe('What the entity represents.'),
-    fields: list(FieldDefinitionSchema).describe('Field types: string, number, boolean, date, datetime, enum, text, object. A field has at least `key`, `type`, `name`.'),
+    fields: list(FieldDefinitionSchema).describe(
+      'Field types: string, number, boolean, date, datetime, enum, text, object. A field has at least `key`, `type`, `name`.',
+    ),
     relations: list(RelationDefinitionSchema).optional().describe('Kinds: belongs_to, has_many, many_to_many, self, polymorphic.'),
     computed: list(ComputedFieldDefinitionSchema).optional().describe('Kinds: expression, conditional, aggregation.'),
     lifecycle: LifecycleDefinitionSchema.optional().describe('State machine: field, initial state, transitions.'),

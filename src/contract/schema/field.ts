@@ -13,8 +13,27 @@ export const FieldDisplaySchema = z
   .object({
     type: z
       .enum([
-        'text', 'multiline-text', 'number', 'currency', 'percentage', 'date', 'datetime', 'boolean', 'status', 'badge',
-        'email', 'phone', 'url', 'entity-link', 'user', 'avatar-name', 'tags', 'progress', 'json-preview', 'actions', 'custom',
+        'text',
+        'multiline-text',
+        'number',
+        'currency',
+        'percentage',
+        'date',
+        'datetime',
+        'boolean',
+        'status',
+        'badge',
+        'email',
+        'phone',
+        'url',
+        'entity-link',
+        'user',
+        'avatar-name',
+        'tags',
+        'progress',
+        'json-preview',
+        'actions',
+        'custom',
       ])
       .optional(),
     emptyLabel: z.string().optional(),
@@ -73,7 +92,10 @@ export const FieldDefinitionSchema = z
     create: visibility.optional().describe('Behaviour in the create form.'),
     edit: visibility.optional().describe('Behaviour in the edit form.'),
     display: FieldDisplaySchema.optional().describe('Display hints.'),
-    validation: z.object({ fieldRules: list(FieldRuleSchema).optional() }).optional().describe('Field validation rules.'),
+    validation: z
+      .object({ fieldRules: list(FieldRuleSchema).optional() })
+      .optional()
+      .describe('Field validation rules.'),
     get fields(): z.ZodOptional<z.ZodArray<typeof FieldDefinitionSchema>> {
       return list(FieldDefinitionSchema).optional().describe('Nested fields of an object field (at most 3 levels).');
     },

@@ -7,7 +7,11 @@ import { z } from 'zod';
 /** One validation problem: the path of the offending value and a stable English message. */
 export const ValidationIssueSchema = z
   .object({
-    field: z.string().describe('Path of the offending value: dot path with numeric indexes for structural errors (`spec.pages.0.path`), bracket keys for semantic ones (`spec.entities[customer].fields[email]`), `root` for the whole document.'),
+    field: z
+      .string()
+      .describe(
+        'Path of the offending value: dot path with numeric indexes for structural errors (`spec.pages.0.path`), bracket keys for semantic ones (`spec.entities[customer].fields[email]`), `root` for the whole document.',
+      ),
     message: z.string().describe('What is wrong, as a stable English sentence.'),
   })
   .meta({ id: 'ValidationIssue' });

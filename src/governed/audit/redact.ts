@@ -79,7 +79,10 @@ function topField(path: string): string {
 export type RedactedOperation = { op: JsonPatchOperation['op']; path: string; value?: unknown; valueHash?: string; valueLength?: number };
 
 /** Redacts diff operations; `applied` tells whether anything was withheld. */
-export async function redactDiff(operations: readonly JsonPatchOperation[], context: RedactionContext): Promise<{ diff: RedactedOperation[]; applied: boolean }> {
+export async function redactDiff(
+  operations: readonly JsonPatchOperation[],
+  context: RedactionContext,
+): Promise<{ diff: RedactedOperation[]; applied: boolean }> {
   let applied = false;
   const diff: RedactedOperation[] = [];
   for (const operation of operations) {
@@ -91,8 +94,10 @@ export async function redactDiff(operations: readonly JsonPatchOperation[], cont
     }
     applied = true;
     const value = operation.value;
-    if (treatment === 'hash' && typeof value === 'string' && context.storeDiffValues) diff.push({ op: operation.op, path: operation.path, valueHash: await context.hasher.hash(context.tenantId, value) });
-    else if (treatment === 'length' && typeof value === 'string' && context.storeDiffValues) diff.push({ op: operation.op, path: operation.path, valueLength: value.length });
+    if (treatment === 'hash' && typeof value === 'string' && context.storeDiffValues)
+      diff.push({ op: operation.op, path: operation.path, valueHash: await context.hasher.hash(context.tenantId, value) });
+    else if (treatment === 'length' && typeof value === 'string' && context.storeDiffValues)
+      diff.push({ op: operation.op, path: operation.path, valueLength: value.length });
     else diff.push({ op: operation.op, path: operation.path });
   }
   return { diff, applied };
@@ -102,7 +107,10 @@ export async function redactDiff(operations: readonly JsonPatchOperation[], cont
 export const REDACTED = '[REDACTED]';
 
 /** Redacts a camelCase snapshot field by field; `applied` tells whether anything was withheld. */
-export async function redactSnapshot(state: Record<string, unknown>, context: RedactionContext): Promise<{ snapshot: Record<string, unknown>; applied: boolean }> {
+export async function redactSnapshot(
+  state: Record<string, unknown>,
+  context: RedactionContext,
+): Promise<{ snapshot: Record<string, unknown>; applied: boolean }> {
   let applied = false;
   const snapshot: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(state)) {

@@ -2,17 +2,7 @@
  * Bearer token verification with `jose`: one verifier per resource, built once (keys imported and
  * the JWKS cache created at construction), then `authenticate(request)` per request.
  */
-import {
-  createRemoteJWKSet,
-  errors,
-  importJWK,
-  importSPKI,
-  jwtVerify,
-  type JWK,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-  type JWTVerifyOptions,
-} from 'jose';
+import { createRemoteJWKSet, errors, importJWK, importSPKI, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { CellgateError, ConfigurationError } from '../../errors.ts';
 import type { Actor } from '../types.ts';
 import { claimsToActor } from './claims.ts';

@@ -15,7 +15,15 @@ import { wakeReaders } from './wake.ts';
  */
 export type EventSubscriber = (event: DomainEvent) => void | Promise<void>;
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<DomainEventType>(['entity.created', 'entity.updated', 'entity.deleted', 'entity.restored', 'entity.rollback', 'entity.erased', 'entity.purged']);
+const EVENT_TYPES: ReadonlySet<string> = new Set<DomainEventType>([
+  'entity.created',
+  'entity.updated',
+  'entity.deleted',
+  'entity.restored',
+  'entity.rollback',
+  'entity.erased',
+  'entity.purged',
+]);
 
 /**
  * The event of an audit record, or null for audit types that are not domain events. The change is
@@ -39,7 +47,12 @@ export function eventFromAudit(audit: AuditRecord): DomainEvent | null {
     requestId: audit.requestId,
     traceId: audit.traceId,
     auditId: audit.id,
-    change: { kind: audit.changeKind, diff: structuredClone(audit.diff ?? null), snapshot: structuredClone(audit.snapshot ?? null), redactionApplied: audit.redactionApplied },
+    change: {
+      kind: audit.changeKind,
+      diff: structuredClone(audit.diff ?? null),
+      snapshot: structuredClone(audit.snapshot ?? null),
+      redactionApplied: audit.redactionApplied,
+    },
   };
 }
 
@@ -69,7 +82,19 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
   const pending = new WeakMap<StoredRecord, DomainEvent>();
 
   const failed = (event: DomainEvent, error: unknown): void => {
-    const entry = { level: 'warn' as const, event: 'event.subscriber_failed', tenantId: event.tenantId, workspaceId: event.workspaceId, cellId: event.cellId, resourceType: event.resourceType, resourceId: event.resourceId, version: event.version, actorId: event.actor.id, requestId: event.requestId, traceId: event.traceId };
+    const entry = {
+      level: 'warn' as const,
+      event: 'event.subscriber_failed',
+      tenantId: event.tenantId,
+      workspaceId: event.workspaceId,
+      cellId: event.cellId,
+      resourceType: event.resourceType,
+      resourceId: event.resourceId,
+      version: event.version,
+      actorId: event.actor.id,
+      requestId: event.requestId,
+      traceId: event.traceId,
+    };
     if (logger) logger(entry);
     else console.error('cellgate: onEvent subscriber failed', { ...entry, error: error instanceof Error ? error.message : String(error) });
   };

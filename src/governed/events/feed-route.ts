@@ -37,7 +37,8 @@ const FEED_PARAMS = new Set(['after', 'resourceType', 'workspaceId', 'limit', 'w
 function onlyFeedParams(params: URLSearchParams): void {
   const seen = new Set<string>();
   for (const name of params.keys()) {
-    if (!FEED_PARAMS.has(name)) throw validationError(`Unknown query parameter: ${name.slice(0, 100)}.`, [{ path: name.slice(0, 100), message: 'Unknown parameter' }]);
+    if (!FEED_PARAMS.has(name))
+      throw validationError(`Unknown query parameter: ${name.slice(0, 100)}.`, [{ path: name.slice(0, 100), message: 'Unknown parameter' }]);
     if (seen.has(name)) throw validationError(`Repeated query parameter: ${name}.`, [{ path: name, message: 'Give it once' }]);
     seen.add(name);
   }
@@ -48,10 +49,13 @@ export function feedQueryOf(params: URLSearchParams, tenantId: string): { query:
   onlyFeedParams(params);
   const resourceType = params.get('resourceType');
   if (resourceType !== null && (resourceType.length > 200 || !RESOURCE_TYPE.test(resourceType))) {
-    throw validationError('Invalid query parameter: resourceType.', [{ path: 'resourceType', message: 'resourceType must be an entity reference such as crm.Invoice@v1' }]);
+    throw validationError('Invalid query parameter: resourceType.', [
+      { path: 'resourceType', message: 'resourceType must be an entity reference such as crm.Invoice@v1' },
+    ]);
   }
   const workspaceId = params.get('workspaceId');
-  if (workspaceId !== null && !isUuid(workspaceId)) throw validationError('Invalid query parameter: workspaceId.', [{ path: 'workspaceId', message: 'workspaceId must be a UUID' }]);
+  if (workspaceId !== null && !isUuid(workspaceId))
+    throw validationError('Invalid query parameter: workspaceId.', [{ path: 'workspaceId', message: 'workspaceId must be a UUID' }]);
   const after = params.get('after');
   const query: EventQuery = {
     tenantId,
@@ -83,17 +87,20 @@ export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, base
   const path = `${basePath}/v1/events`;
   const span = spanTemplate('GET', path, { [CellgateAttributes.operation]: 'events' });
   router.get(path, (request: IRequest) =>
-    traced(request, span, () => governed(pipeline, request, async ({ actor }) => {
-      requireAuditRead(actor);
-      const { query, waitMs } = feedQueryOf(searchParamsOf(request.url), actor.tenantId);
-      // The reach of the audit reads: a tenant-wide role reads the tenant; otherwise the workspaces
-      // where the actor holds a role, never tenant-level events.
-      if (query.workspaceId !== undefined && !withinReach(actor, query.workspaceId)) throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
-      if (query.workspaceId === undefined && actor.roles.length === 0) query.workspaceIds = workspacesOf(actor);
-      const events = await readFeed(storage, query, waitMs, (request as Request).signal);
-      const nextCursor = events.length > 0 ? events[events.length - 1]!.cursor : (query.after ?? null);
-      return jsonResponse({ data: events, meta: { limit: query.limit, nextCursor } });
-    })),
+    traced(request, span, () =>
+      governed(pipeline, request, async ({ actor }) => {
+        requireAuditRead(actor);
+        const { query, waitMs } = feedQueryOf(searchParamsOf(request.url), actor.tenantId);
+        // The reach of the audit reads: a tenant-wide role reads the tenant; otherwise the workspaces
+        // where the actor holds a role, never tenant-level events.
+        if (query.workspaceId !== undefined && !withinReach(actor, query.workspaceId))
+          throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
+        if (query.workspaceId === undefined && actor.roles.length === 0) query.workspaceIds = workspacesOf(actor);
+        const events = await readFeed(storage, query, waitMs, (request as Request).signal);
+        const nextCursor = events.length > 0 ? events[events.length - 1]!.cursor : (query.after ?? null);
+        return jsonResponse({ data: events, meta: { limit: query.limit, nextCursor } });
+      }),
+    ),
   );
   router.all(path, (request: IRequest) => answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET']))));
   return async (request) => (await router.fetch(request)) as Response | undefined;

@@ -11,7 +11,8 @@ const SECRET_PREFIX = 'whsec_';
 /** The key bytes of a `whsec_` secret; a ConfigurationError for anything else. */
 export function secretBytes(secret: string, path = 'secret'): Uint8Array<ArrayBuffer> {
   const encoded = typeof secret === 'string' && secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : '';
-  if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(encoded)) throw new ConfigurationError(path, 'must be a Standard Webhooks secret: "whsec_" followed by base64 (at least 12 bytes).');
+  if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(encoded))
+    throw new ConfigurationError(path, 'must be a Standard Webhooks secret: "whsec_" followed by base64 (at least 12 bytes).');
   const bytes = base64ToBytes(encoded);
   return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 }

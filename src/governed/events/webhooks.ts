@@ -111,7 +111,8 @@ function prepare(subscriptions: readonly WebhookSubscription[]): Prepared[] {
   const seen = new Set<string>();
   return subscriptions.map((subscription, index) => {
     const path = `subscriptions.${index}`;
-    if (typeof subscription.id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(subscription.id)) throw new ConfigurationError(`${path}.id`, 'must match [A-Za-z0-9_.-]{1,64}.');
+    if (typeof subscription.id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(subscription.id))
+      throw new ConfigurationError(`${path}.id`, 'must match [A-Za-z0-9_.-]{1,64}.');
     if (seen.has(subscription.id)) throw new ConfigurationError(`${path}.id`, `"${subscription.id}" is used twice.`);
     seen.add(subscription.id);
     let url: URL | undefined;
@@ -120,7 +121,8 @@ function prepare(subscriptions: readonly WebhookSubscription[]): Prepared[] {
     } catch {
       url = undefined;
     }
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigurationError(`${path}.url`, 'must be an http or https URL.');
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw new ConfigurationError(`${path}.url`, 'must be an http or https URL.');
     return { ...subscription, key: importSigningKey(secretBytes(subscription.secret, `${path}.secret`)) };
   });
 }
@@ -147,7 +149,8 @@ const errorText = (error: unknown): string => (error instanceof Error ? `${error
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { storage } = options;
-  if (storage === undefined || typeof storage.events?.claimDeliveries !== 'function') throw new ConfigurationError('storage', 'is required: a StorageDriver with an event store.');
+  if (storage === undefined || typeof storage.events?.claimDeliveries !== 'function')
+    throw new ConfigurationError('storage', 'is required: a StorageDriver with an event store.');
   const subscriptions = prepare(options.subscriptions);
   const byId = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
   const maxAttempts = positiveInt(options.maxAttempts, 8, 'maxAttempts', 100);
@@ -162,7 +165,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const owner = crypto.randomUUID();
   const counters: DispatcherMetrics = { attempts: 0, delivered: 0, failures: 0, deadLettered: 0 };
 
-  const attemptCounter = options.metrics?.counter('webhook_delivery_attempt_total', 'Webhook delivery attempts by subscription and outcome (delivered, retry, dead).');
+  const attemptCounter = options.metrics?.counter(
+    'webhook_delivery_attempt_total',
+    'Webhook delivery attempts by subscription and outcome (delivered, retry, dead).',
+  );
 
   // A filter that throws must not block the outbox: that subscription skips the event, the error is reported.
   const accepts = (subscription: WebhookSubscription, event: StoredEvent): boolean => {
@@ -226,14 +232,28 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       step.retrying += 1;
     }
     attemptCounter?.inc({ subscription: delivery.subscriptionId, outcome: state === 'pending' ? 'retry' : state });
-    await storage.events.settleDelivery(owner, { subscriptionId: delivery.subscriptionId, eventId: delivery.eventId, state, attempts, nextAttemptAt, lastStatus: status, lastError: error, at });
+    await storage.events.settleDelivery(owner, {
+      subscriptionId: delivery.subscriptionId,
+      eventId: delivery.eventId,
+      state,
+      attempts,
+      nextAttemptAt,
+      lastStatus: status,
+      lastError: error,
+      at,
+    });
   }
 
   async function runOnce(): Promise<DispatchStep> {
     const step: DispatchStep = { fannedOut: 0, attempted: 0, delivered: 0, retrying: 0, dead: 0 };
     const now = new Date();
     step.fannedOut = await storage.events.fanOut(batchSize, route, now.toISOString());
-    const claimed = await storage.events.claimDeliveries({ now: now.toISOString(), limit: batchSize, owner, leaseUntil: new Date(now.getTime() + leaseMs).toISOString() });
+    const claimed = await storage.events.claimDeliveries({
+      now: now.toISOString(),
+      limit: batchSize,
+      owner,
+      leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+    });
     await Promise.all(claimed.map((delivery) => attempt(delivery, step)));
     return step;
   }

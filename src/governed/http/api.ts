@@ -66,7 +66,18 @@ const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedA
  */
 export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   // `logger` stays in `http`: the pipeline reports failures to it and each resource's service logs writes to it.
-  const { resources: entries, auditRoutes: withAudit = true, eventRoutes: withEvents = true, storage, redaction, audit, metrics, onEvent, purgeDeletedAfterDays, ...http } = options;
+  const {
+    resources: entries,
+    auditRoutes: withAudit = true,
+    eventRoutes: withEvents = true,
+    storage,
+    redaction,
+    audit,
+    metrics,
+    onEvent,
+    purgeDeletedAfterDays,
+    ...http
+  } = options;
   if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
   if (!Array.isArray(entries) || entries.length === 0) throw new ConfigurationError('resources', 'must list at least one entity.');
   const pipeline = pipelineOf(http, {}, storage);
@@ -119,7 +130,8 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   // other request on the table's single parse.
   const feedPath = `${basePath}/v1/events`;
   const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath) : undefined;
-  const all: typeof match = feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
+  const all: typeof match =
+    feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
   return Object.assign(createFetchHandler(all), {
     resources,
     openapi,

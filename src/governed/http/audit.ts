@@ -86,7 +86,10 @@ export function tenantAuditExport(actor: Actor, input: AuditExportInput): AuditE
   if (actor.roles.includes(TENANT_ADMIN_ROLE)) return base;
   const workspaceIds = workspacesOf(actor);
   if (workspaceIds.length === 0) {
-    throw new CellgateError('FORBIDDEN', `Exporting the whole tenant's audit history needs the tenant-wide ${TENANT_ADMIN_ROLE} role; name a workspaceId where you hold a role.`);
+    throw new CellgateError(
+      'FORBIDDEN',
+      `Exporting the whole tenant's audit history needs the tenant-wide ${TENANT_ADMIN_ROLE} role; name a workspaceId where you hold a role.`,
+    );
   }
   return { ...base, workspaceIds };
 }

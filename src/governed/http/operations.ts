@@ -91,7 +91,17 @@ const versionsOf = ({ headers, query }: RequestParts) => ({
 });
 
 /** Errors every governed route can answer (authentication, access, rate limit, validation, faults). */
-export const COMMON_ERRORS: ErrorCode[] = ['VALIDATION_ERROR', 'BAD_REQUEST', 'UNAUTHENTICATED', 'FORBIDDEN', 'PLAN_RESTRICTION', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+export const COMMON_ERRORS: ErrorCode[] = [
+  'VALIDATION_ERROR',
+  'BAD_REQUEST',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'PLAN_RESTRICTION',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+];
 const WRITE_ERRORS: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
 /** The audit query of `GET /v1/audit` (docs/decisions/B08.md). */
@@ -109,9 +119,14 @@ export const AuditQuerySchema = HistoryParamsSchema.extend({
 /** A bound of an audit export's range: an RFC 3339 date-time (or a date, midnight UTC), normalised to UTC. */
 const ExportInstantSchema = (name: 'from' | 'to') =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required for an export: an RFC 3339 date-time` : `${name} must be an RFC 3339 date-time`) })
+    .string({
+      error: (issue) => (issue.input === undefined ? `${name} is required for an export: an RFC 3339 date-time` : `${name} must be an RFC 3339 date-time`),
+    })
     .max(MAX_DATE_TIME_LENGTH, `${name} must be an RFC 3339 date-time`)
-    .transform((value, ctx) => normalizeDateTime(value) ?? (ctx.addIssue({ code: 'custom', message: `${name} must be an RFC 3339 date-time, e.g. 2026-01-01T00:00:00Z` }), z.NEVER));
+    .transform(
+      (value, ctx) =>
+        normalizeDateTime(value) ?? (ctx.addIssue({ code: 'custom', message: `${name} must be an RFC 3339 date-time, e.g. 2026-01-01T00:00:00Z` }), z.NEVER),
+    );
 
 /**
  * The query of `GET /v1/audit` with `Accept: application/x-ndjson` (the export): records with
@@ -164,7 +179,10 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     service: 'get',
     query: () =>
       z.strictObject({
-        includeDeleted: z.enum(['true', 'false'], 'includeDeleted must be true or false').optional().describe('Also return a soft-deleted record (admin access and the read permission).'),
+        includeDeleted: z
+          .enum(['true', 'false'], 'includeDeleted must be true or false')
+          .optional()
+          .describe('Also return a soft-deleted record (admin access and the read permission).'),
       }),
     answer: 'record',
     errors: [],

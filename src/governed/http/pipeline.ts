@@ -50,11 +50,7 @@ async function finish(pipeline: Pipeline, request: Request, response: Response, 
 }
 
 /** Answers without authentication (405s): correlation, headers and errors only. */
-export async function answer(
-  pipeline: Pipeline,
-  request: Request,
-  fn: (correlationId: string) => Response | Promise<Response>,
-): Promise<Response> {
+export async function answer(pipeline: Pipeline, request: Request, fn: (correlationId: string) => Response | Promise<Response>): Promise<Response> {
   const correlationId = correlationIdOf(request);
   let response: Response;
   try {

@@ -20,7 +20,15 @@ import { parseId, parseInput, validationErrorOf } from '../service-schemas.ts';
 import type { GovernedContext, GovernedScope, RecordView } from '../types.ts';
 import { exportTenantAudit, getTenantAudit, listTenantAudit, type AuditExportInput, type AuditListInput } from './audit.ts';
 import { ndjsonResponse, wantsNdjson } from './ndjson.ts';
-import { AuditExportQuerySchema, GOVERNED_OPERATIONS, SCOPE_PREFIX, TARGET_SUFFIX, type GovernedOperation, type OperationTarget, type RequestParts } from './operations.ts';
+import {
+  AuditExportQuerySchema,
+  GOVERNED_OPERATIONS,
+  SCOPE_PREFIX,
+  TARGET_SUFFIX,
+  type GovernedOperation,
+  type OperationTarget,
+  type RequestParts,
+} from './operations.ts';
 import { answer, governed, type Pipeline } from './pipeline.ts';
 import { adoptTraceId, CellgateAttributes, spanTemplate, traced, type RequestSpan, type SpanTemplate } from '../../telemetry/request-span.ts';
 import { methodNotAllowed, recordResponse } from './responses.ts';
@@ -65,7 +73,10 @@ function compile(entity: Parameters<GovernedOperation['query']>[0], tenant: bool
   for (const operation of GOVERNED_OPERATIONS) {
     if ((operation.service === undefined) !== tenant) continue;
     const list = targets.get(operation.target) ?? [];
-    const attributes = { [CellgateAttributes.operation]: operation.name, ...(resourceType === undefined ? {} : { [CellgateAttributes.resourceType]: resourceType }) };
+    const attributes = {
+      [CellgateAttributes.operation]: operation.name,
+      ...(resourceType === undefined ? {} : { [CellgateAttributes.resourceType]: resourceType }),
+    };
     list.push({ operation, query: operation.query(entity), span: spanTemplate(operation.method, route + TARGET_SUFFIX[operation.target], attributes) });
     targets.set(operation.target, list);
   }
@@ -92,7 +103,11 @@ function plainQuery(params: URLSearchParams): Record<string, unknown> {
     if (Object.hasOwn(query, name)) repeated.push(name);
     else query[name] = value;
   }
-  if (repeated.length > 0) throw validationErrorOf('query parameter', [...new Set(repeated)].map((path) => ({ path, message: `${path} is given more than once` })));
+  if (repeated.length > 0)
+    throw validationErrorOf(
+      'query parameter',
+      [...new Set(repeated)].map((path) => ({ path, message: `${path} is given more than once` })),
+    );
   return query;
 }
 
@@ -119,12 +134,22 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
   const byScope: Record<EntityScope, Map<string, Mounted>> = { 'system-global': new Map(), 'workspace-shared': new Map(), 'cell-isolated': new Map() };
   for (const resource of settings.resources) {
     const { entity, resourceName, resourceType } = resource.ctx;
-    byScope[entity.scope].set(resourceName, { resource, targets: compile(entity, false, `${settings.basePath}${SCOPE_PREFIX[entity.scope]}/${resourceName}`, resourceType) });
+    byScope[entity.scope].set(resourceName, {
+      resource,
+      targets: compile(entity, false, `${settings.basePath}${SCOPE_PREFIX[entity.scope]}/${resourceName}`, resourceType),
+    });
   }
   const audit = settings.audit === undefined ? undefined : { targets: compile({ fields: {} }, true, `${settings.basePath}/v1/audit`), ...settings.audit };
 
   /** Runs one entity-level operation. */
-  const runResource = (resource: RoutedResource, compiled: Compiled, request: Request, path: string, raw: { workspaceId?: string; cellId?: string; id?: string }, span?: RequestSpan) => {
+  const runResource = (
+    resource: RoutedResource,
+    compiled: Compiled,
+    request: Request,
+    path: string,
+    raw: { workspaceId?: string; cellId?: string; id?: string },
+    span?: RequestSpan,
+  ) => {
     const { ctx } = resource;
     const scopeOfPath = (): GovernedScope => {
       const scope: GovernedScope = {};
@@ -143,7 +168,10 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
         const service = SERVICE_OPERATIONS[operation.service!] as unknown as ServiceOperation<Record<string, unknown>, unknown>;
         const head = operation.input(partsOf(compiled, request, id));
         service.access(ctx, context, scope, head);
-        const input = operation.body === undefined ? head : { ...head, body: parseInput(operation.body, await readJsonBody(request, { limit: resource.bodyLimit }), 'body member') };
+        const input =
+          operation.body === undefined
+            ? head
+            : { ...head, body: parseInput(operation.body, await readJsonBody(request, { limit: resource.bodyLimit }), 'body member') };
         const result = await service.run(ctx, context, scope, input);
         if (operation.answer !== 'record') return jsonResponse(result, 200, operation.answerHeaders?.(head));
         const view = result as RecordView;
@@ -163,17 +191,27 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
         return ndjsonResponse(exportTenantAudit(audit!.storage, actor, input));
       }
       const parts = partsOf(compiled, request, id === undefined ? '' : parseId(id, 'Audit record'));
-      if (compiled.operation.target === 'audit') return jsonResponse(await listTenantAudit(audit!.storage, actor, compiled.operation.input(parts) as AuditListInput));
+      if (compiled.operation.target === 'audit')
+        return jsonResponse(await listTenantAudit(audit!.storage, actor, compiled.operation.input(parts) as AuditListInput));
       return jsonResponse({ data: await getTenantAudit(audit!.storage, actor, parts.id) });
     });
 
-  const dispatch = (pipeline: Pipeline, targets: Targets, target: OperationTarget, request: Request, run: (compiled: Compiled, span?: RequestSpan) => Promise<Response>) => {
+  const dispatch = (
+    pipeline: Pipeline,
+    targets: Targets,
+    target: OperationTarget,
+    request: Request,
+    run: (compiled: Compiled, span?: RequestSpan) => Promise<Response>,
+  ) => {
     const candidates = targets.get(target);
     if (candidates === undefined) return Promise.resolve(undefined);
     const compiled = candidates.find((entry) => entry.operation.method === request.method);
     if (compiled === undefined) {
       return answer(pipeline, request, () => {
-        throw methodNotAllowed(request.method, candidates.map((entry) => entry.operation.method));
+        throw methodNotAllowed(
+          request.method,
+          candidates.map((entry) => entry.operation.method),
+        );
       });
     }
     return traced(request, compiled.span, (span) => run(compiled, span));
@@ -195,7 +233,9 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
       });
     }
     if (segments[0] === 'audit' && audit !== undefined && segments.length <= 2) {
-      return dispatch(audit.pipeline, audit.targets, segments.length === 1 ? 'audit' : 'auditItem', request, (compiled) => runAudit(compiled, request, segments[1]));
+      return dispatch(audit.pipeline, audit.targets, segments.length === 1 ? 'audit' : 'auditItem', request, (compiled) =>
+        runAudit(compiled, request, segments[1]),
+      );
     }
     let mounted: Mounted | undefined;
     let at = 0;
@@ -220,11 +260,21 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     if (mounted === undefined) return undefined;
     const tail = segments.length - at;
     const target: OperationTarget | undefined =
-      tail === 0 ? 'collection' : tail === 1 ? 'item' : tail === 2 && segments[at + 1] === 'rollback' ? 'rollback' : tail === 2 && segments[at + 1] === 'versions' ? 'versions' : undefined;
+      tail === 0
+        ? 'collection'
+        : tail === 1
+          ? 'item'
+          : tail === 2 && segments[at + 1] === 'rollback'
+            ? 'rollback'
+            : tail === 2 && segments[at + 1] === 'versions'
+              ? 'versions'
+              : undefined;
     if (target === undefined) return undefined;
     if (tail > 0) raw.id = segments[at]!;
     const resource = mounted.resource;
     const collectionPath = path.slice(0, prefix.length) + segments.slice(0, at).join('/');
-    return dispatch(resource.pipeline, mounted.targets, target, request, (compiled, span) => runResource(resource, compiled, request, collectionPath, raw, span));
+    return dispatch(resource.pipeline, mounted.targets, target, request, (compiled, span) =>
+      runResource(resource, compiled, request, collectionPath, raw, span),
+    );
   };
 }

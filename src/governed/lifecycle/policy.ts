@@ -18,7 +18,8 @@ export interface LifecyclePolicy {
 /** A positive day count, or undefined; anything else a function returns is a configuration error. */
 function checkedDays(path: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new ConfigurationError(path, `must be a positive number of days (or undefined: unlimited), got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new ConfigurationError(path, `must be a positive number of days (or undefined: unlimited), got ${String(value)}`);
   return value;
 }
 

@@ -82,7 +82,12 @@ class DryRun<T> extends Error {
   }
 }
 
-async function inMaintenance<T>(storage: StorageDriver, reason: 'retention' | 'purge', dryRun: boolean, fn: (session: MaintenanceSession) => Promise<T>): Promise<T> {
+async function inMaintenance<T>(
+  storage: StorageDriver,
+  reason: 'retention' | 'purge',
+  dryRun: boolean,
+  fn: (session: MaintenanceSession) => Promise<T>,
+): Promise<T> {
   try {
     return await storage.maintenance(reason, async (session) => {
       const value = await fn(session);
@@ -139,7 +144,13 @@ interface Runner {
 }
 
 /** The tenant-level audit record of one retention batch: ranges and counts, never a value. */
-function purgedAudit(runner: Runner, tenantId: string, days: number, before: string, removed: { audit: RemovedRange; versions: RemovedRange; events: number; deliveries: number }): AuditRecord {
+function purgedAudit(
+  runner: Runner,
+  tenantId: string,
+  days: number,
+  before: string,
+  removed: { audit: RemovedRange; versions: RemovedRange; events: number; deliveries: number },
+): AuditRecord {
   const ranges = [removed.audit, removed.versions].filter((range) => range.count > 0);
   return {
     id: crypto.randomUUID(),
@@ -164,7 +175,11 @@ function purgedAudit(runner: Runner, tenantId: string, days: number, before: str
       retentionDays: days,
       before,
       from: ranges.map((range) => range.oldest!).sort()[0] ?? null,
-      to: ranges.map((range) => range.newest!).sort().at(-1) ?? null,
+      to:
+        ranges
+          .map((range) => range.newest!)
+          .sort()
+          .at(-1) ?? null,
       removed: { auditRecords: removed.audit.count, versionStates: removed.versions.count, events: removed.events, deliveries: removed.deliveries },
     },
     redactionApplied: false,
@@ -263,7 +278,8 @@ async function purgeDeleted(runner: Runner, ctx: ServiceContext, tenantId: strin
 /** Tenants to work on: the actor's own, the named one, or every tenant with history (paged). */
 async function* tenantsOf(runner: Runner, options: PurgeHistoryOptions): AsyncGenerator<string> {
   if (!isOperator(options.actor)) {
-    if (options.tenantId !== undefined && options.tenantId !== options.actor.tenantId) throw new CellgateError('FORBIDDEN', 'An actor may purge only its own tenant');
+    if (options.tenantId !== undefined && options.tenantId !== options.actor.tenantId)
+      throw new CellgateError('FORBIDDEN', 'An actor may purge only its own tenant');
     yield options.actor.tenantId;
     return;
   }
@@ -295,7 +311,8 @@ export async function purgeHistory(options: PurgeHistoryOptions): Promise<PurgeR
   const { actor } = options;
   if (!isOperator(actor)) authorizeActor(actor, contexts);
   const batch = options.batchSize ?? PURGE_BATCH_SIZE;
-  if (!Number.isInteger(batch) || batch < 1 || batch > MAX_PURGE_BATCH) throw new ConfigurationError('batchSize', `must be an integer from 1 to ${MAX_PURGE_BATCH}`);
+  if (!Number.isInteger(batch) || batch < 1 || batch > MAX_PURGE_BATCH)
+    throw new ConfigurationError('batchSize', `must be an integer from 1 to ${MAX_PURGE_BATCH}`);
   const runner: Runner = {
     storage: contexts[0]!.storage,
     contexts,

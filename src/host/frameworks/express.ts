@@ -28,7 +28,9 @@ export function createExpressApp(handler: FetchHandler): express.Express {
     const correlationId = crypto.randomUUID();
     stderrJsonLogger.error({ correlationId, method: req.method, path: req.path, err: error }, 'express host: unexpected failure');
     if (res.headersSent) return void res.end();
-    res.status(500).json({ error: 'INTERNAL_ERROR', message: 'An unexpected error occurred. Quote the correlation id when reporting it.', details: { correlationId } });
+    res
+      .status(500)
+      .json({ error: 'INTERNAL_ERROR', message: 'An unexpected error occurred. Quote the correlation id when reporting it.', details: { correlationId } });
   });
   return app;
 }

@@ -10,7 +10,12 @@ export async function createFastifyApp(handler: FetchHandler): Promise<FastifyIn
   app.get('/hello', async () => ({ from: 'fastify' }));
   await app.register(cellgatePlugin, { handler }); // unmatched requests reach the 404 below
   // The host's 404 in cellgate's envelope (Fastify sends no X-Powered-By of its own).
-  app.setNotFoundHandler((request, reply) => reply.code(404).header('x-content-type-options', 'nosniff').send(notFoundEnvelope(request.method, request.url.split('?', 1)[0]!)));
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .header('x-content-type-options', 'nosniff')
+      .send(notFoundEnvelope(request.method, request.url.split('?', 1)[0]!)),
+  );
   return app;
 }
 

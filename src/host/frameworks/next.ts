@@ -122,5 +122,11 @@ export async function mountNext(handler: FetchHandler): Promise<MountedServer> {
   const app = next({ dev: false, dir: NEXT_DIR, quiet: true });
   await app.prepare();
   const server = nodeServer(createServer(app.getRequestHandler()));
-  return { listen: server.listen, close: async () => { await server.close(); await app.close(); } };
+  return {
+    listen: server.listen,
+    close: async () => {
+      await server.close();
+      await app.close();
+    },
+  };
 }

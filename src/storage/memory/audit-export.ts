@@ -31,19 +31,34 @@ export class AuditTimeIndex {
     const last = list[list.length - 1];
     // Records mostly arrive in time order: appending is the common case, a back-dated one is inserted.
     if (last === undefined || this.audit[last]!.occurredAt <= record.occurredAt) list.push(position);
-    else list.splice(lowerBound(list, (other) => this.audit[other]!.occurredAt <= record.occurredAt), 0, position);
+    else
+      list.splice(
+        lowerBound(list, (other) => this.audit[other]!.occurredAt <= record.occurredAt),
+        0,
+        position,
+      );
   }
 
   /** Positions of the tenant's oldest records that occurred before `before`, oldest first, at most `limit` (retention reads them). */
   oldestBefore(tenantId: string, before: string, limit: number): number[] {
     const list = this.byTenant.get(tenantId) ?? [];
-    return list.slice(0, Math.min(limit, lowerBound(list, (position) => this.audit[position]!.occurredAt < before)));
+    return list.slice(
+      0,
+      Math.min(
+        limit,
+        lowerBound(list, (position) => this.audit[position]!.occurredAt < before),
+      ),
+    );
   }
 
   /** Forgets removed positions of a tenant (retention leaves holes in the audit array). */
   remove(tenantId: string, positions: ReadonlySet<number>): void {
     const list = this.byTenant.get(tenantId);
-    if (list !== undefined) this.byTenant.set(tenantId, list.filter((position) => !positions.has(position)));
+    if (list !== undefined)
+      this.byTenant.set(
+        tenantId,
+        list.filter((position) => !positions.has(position)),
+      );
   }
 
   /** The next page of matching records after `keyset` (from the range start when absent), and where it stopped. */

@@ -35,7 +35,8 @@ export function memoryErasureOperations(base: Tables, staged: Tables, events: Me
       const rewrite = (tables: Tables) => {
         const position = tables.auditById.get(auditId);
         const record = position === undefined ? undefined : tables.audit[position];
-        if (record !== undefined && record.tenantId === tenantId) tables.audit[position!] = { ...record, diff: copy(change.diff), snapshot: copy(change.snapshot) };
+        if (record !== undefined && record.tenantId === tenantId)
+          tables.audit[position!] = { ...record, diff: copy(change.diff), snapshot: copy(change.snapshot) };
       };
       if (staged.auditById.has(auditId)) rewrite(staged);
       else staged.maintenance.push(rewrite);

@@ -6,7 +6,17 @@
  */
 import { decodeEventCursor, encodeEventCursor } from '../event-cursor.ts';
 import { lowerBound } from './lower-bound.ts';
-import type { ClaimedDelivery, DeliveryCounts, DeliveryOutcome, DomainEvent, EventDelivery, EventQuery, EventStore, RecordEventQuery, StoredEvent } from '../types.ts';
+import type {
+  ClaimedDelivery,
+  DeliveryCounts,
+  DeliveryOutcome,
+  DomainEvent,
+  EventDelivery,
+  EventQuery,
+  EventStore,
+  RecordEventQuery,
+  StoredEvent,
+} from '../types.ts';
 
 interface Lease {
   owner: string;
@@ -57,7 +67,8 @@ export class MemoryEventStore implements EventStore {
     for (let index = start; index < this.events.length && out.length < query.limit; index += 1) {
       const event = this.events[index];
       // A hole is an event retention removed (positions stay, so cursors keep their meaning).
-      if (event !== undefined && event.tenantId === query.tenantId && event.resourceType === query.resourceType && event.resourceId === query.resourceId) out.push(structuredClone(event));
+      if (event !== undefined && event.tenantId === query.tenantId && event.resourceType === query.resourceType && event.resourceId === query.resourceId)
+        out.push(structuredClone(event));
     }
     return out;
   }
@@ -73,7 +84,8 @@ export class MemoryEventStore implements EventStore {
   async listEvents(query: EventQuery): Promise<StoredEvent[]> {
     const start = query.after === undefined ? 0 : Number(decodeEventCursor(query.after));
     // Only the tenant's events (of the resource type, when named), from the cursor on: binary search, no scan of history.
-    const positions = (query.resourceType === undefined ? this.byTenant.get(query.tenantId) : this.byTenantType.get(typeKey(query.tenantId, query.resourceType))) ?? [];
+    const positions =
+      (query.resourceType === undefined ? this.byTenant.get(query.tenantId) : this.byTenantType.get(typeKey(query.tenantId, query.resourceType))) ?? [];
     const out: StoredEvent[] = [];
     for (let at = lowerBound(positions, (position) => position < start); at < positions.length && out.length < query.limit; at += 1) {
       const event = this.events[positions[at]!];
@@ -93,7 +105,17 @@ export class MemoryEventStore implements EventStore {
       for (const subscriptionId of route(event)) {
         const key = deliveryKey(subscriptionId, event.id);
         if (this.deliveries.has(key)) continue;
-        this.deliveries.set(key, { subscriptionId, eventId: event.id, tenantId: event.tenantId, state: 'pending', attempts: 0, nextAttemptAt: now, lastStatus: null, lastError: null, updatedAt: now });
+        this.deliveries.set(key, {
+          subscriptionId,
+          eventId: event.id,
+          tenantId: event.tenantId,
+          state: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          lastStatus: null,
+          lastError: null,
+          updatedAt: now,
+        });
       }
     }
     return taken;
@@ -101,8 +123,13 @@ export class MemoryEventStore implements EventStore {
 
   async claimDeliveries(options: { now: string; limit: number; owner: string; leaseUntil: string }): Promise<ClaimedDelivery[]> {
     const due = [...this.deliveries.entries()]
-      .filter(([key, delivery]) => delivery.state === 'pending' && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= options.now && !this.leased(key, options.now))
-      .sort(([, a], [, b]) => (a.nextAttemptAt! < b.nextAttemptAt! ? -1 : a.nextAttemptAt! > b.nextAttemptAt! ? 1 : this.seqById.get(a.eventId)! - this.seqById.get(b.eventId)!))
+      .filter(
+        ([key, delivery]) =>
+          delivery.state === 'pending' && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= options.now && !this.leased(key, options.now),
+      )
+      .sort(([, a], [, b]) =>
+        a.nextAttemptAt! < b.nextAttemptAt! ? -1 : a.nextAttemptAt! > b.nextAttemptAt! ? 1 : this.seqById.get(a.eventId)! - this.seqById.get(b.eventId)!,
+      )
       .slice(0, options.limit);
     return due.map(([key, delivery]) => {
       this.leases.set(key, { owner: options.owner, until: options.leaseUntil });
@@ -120,13 +147,22 @@ export class MemoryEventStore implements EventStore {
     const delivery = this.deliveries.get(key);
     if (delivery === undefined || this.leases.get(key)?.owner !== owner || delivery.state !== 'pending') return false;
     this.leases.delete(key);
-    this.deliveries.set(key, { ...delivery, state: outcome.state, attempts: outcome.attempts, nextAttemptAt: outcome.nextAttemptAt, lastStatus: outcome.lastStatus, lastError: outcome.lastError, updatedAt: outcome.at });
+    this.deliveries.set(key, {
+      ...delivery,
+      state: outcome.state,
+      attempts: outcome.attempts,
+      nextAttemptAt: outcome.nextAttemptAt,
+      lastStatus: outcome.lastStatus,
+      lastError: outcome.lastError,
+      updatedAt: outcome.at,
+    });
     return true;
   }
 
   async deliveryCounts(subscriptionId?: string): Promise<DeliveryCounts> {
     const counts: DeliveryCounts = { pending: 0, delivered: 0, dead: 0 };
-    for (const delivery of this.deliveries.values()) if (subscriptionId === undefined || delivery.subscriptionId === subscriptionId) counts[delivery.state] += 1;
+    for (const delivery of this.deliveries.values())
+      if (subscriptionId === undefined || delivery.subscriptionId === subscriptionId) counts[delivery.state] += 1;
     return counts;
   }
 

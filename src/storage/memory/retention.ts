@@ -88,7 +88,9 @@ export function createMemoryRetention(options: MemoryRetentionOptions): Retentio
     },
 
     async listDeletedBefore(model: EntityStorageModel, tenantId, before, limit) {
-      const deleted = [...(base.records.get(model.table)?.values() ?? [])].filter((record) => record.tenantId === tenantId && record.deletedAt !== null && record.deletedAt < before);
+      const deleted = [...(base.records.get(model.table)?.values() ?? [])].filter(
+        (record) => record.tenantId === tenantId && record.deletedAt !== null && record.deletedAt < before,
+      );
       deleted.sort((a, b) => (a.deletedAt! < b.deletedAt! ? -1 : a.deletedAt! > b.deletedAt! ? 1 : a.id < b.id ? -1 : 1));
       return deleted.slice(0, limit).map((record) => structuredClone(record));
     },

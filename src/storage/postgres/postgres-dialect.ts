@@ -34,7 +34,8 @@ const BUSY_CODES = new Set(['55P03', '57014']);
 const FULL_CODES = new Set(['53100']);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const INVALID_CODES = new Set(['22P02', '22003', '22021', '22007', '22008', '22001', '2202E', '22P05']);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connection error|Cannot use a pool after calling end|Client was closed|not queryable/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|connection error|Cannot use a pool after calling end|Client was closed|not queryable/i;
 
 function classify(error: unknown): ErrorClass | undefined {
   if (error === null || typeof error !== 'object') return undefined;

@@ -28,7 +28,8 @@ async function readPage(dialect: SqlDialect, db: SqlDb, query: AuditExportQuery,
   // The row comparison is the whole keyset: both databases read it as one range of the index.
   parts.push(keyset === undefined ? sql`${at} >= ${dialect.encode('timestamp', query.from)}` : sql`(${at}, ${seq}) > (${keyset.at}, ${keyset.seq})`);
   if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
-  if (query.workspaceIds !== undefined) parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
+  if (query.workspaceIds !== undefined)
+    parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
   const { rows } = await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.join(parts, sql` AND `)}
     ORDER BY ${at}, ${seq} LIMIT ${size}`.execute(db);
   return rows;

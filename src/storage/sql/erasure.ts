@@ -37,7 +37,9 @@ export function createSqlErasureOperations(dialect: SqlDialect, tx: SqlTx): Eras
     replaceVersionState: (model, state) =>
       run(async () => {
         await sql`UPDATE ${sql.table(VERSION_TABLE)} SET ${sql.ref('state')} = ${json(state)}
-          WHERE ${sql.ref('resource_type')} = ${model.resourceType} AND ${sql.ref('id')} = ${state.id} AND ${sql.ref('version')} = ${state.version}`.execute(tx);
+          WHERE ${sql.ref('resource_type')} = ${model.resourceType} AND ${sql.ref('id')} = ${state.id} AND ${sql.ref('version')} = ${state.version}`.execute(
+          tx,
+        );
       }),
 
     replaceAuditChange: (tenantId, auditId, change) =>

@@ -27,7 +27,9 @@ export function appendEvent(dialect: SqlDialect, tx: SqlDb | SqlTx, event: Domai
   return mapErrors(dialect, async () => {
     if (dialect.name === 'postgres') await sql`SELECT pg_advisory_xact_lock(${sql.lit(EVENT_LOCK_CLASS)}, hashtext(${event.tenantId}))`.execute(tx);
     await sql`INSERT INTO ${sql.table(EVENTS_TABLE)} (${sql.join(['id', 'tenant_id', 'workspace_id', 'resource_type', 'payload', 'fanned_out'].map((c) => sql.ref(c)))})
-      VALUES (${event.id}, ${event.tenantId}, ${event.workspaceId}, ${event.resourceType}, ${dialect.encode('json', event)}, ${dialect.encode('boolean', false)})`.execute(tx);
+      VALUES (${event.id}, ${event.tenantId}, ${event.workspaceId}, ${event.resourceType}, ${dialect.encode('json', event)}, ${dialect.encode('boolean', false)})`.execute(
+      tx,
+    );
   });
 }
 
@@ -70,7 +72,9 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
         const parts: RawBuilder<unknown>[] = [sql`${sql.ref('tenant_id')} = ${query.tenantId}`];
         if (query.workspaceId !== undefined) parts.push(sql`${sql.ref('workspace_id')} = ${query.workspaceId}`);
         if (query.workspaceIds !== undefined) {
-          parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds.map((id) => sql`${id}`))})`);
+          parts.push(
+            query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds.map((id) => sql`${id}`))})`,
+          );
         }
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.after !== undefined) parts.push(sql`${sql.ref('seq')} > ${decodeEventCursor(query.after)}`);
@@ -137,7 +141,10 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
     deliveryCounts: (subscriptionId) =>
       run(async () => {
         const where = subscriptionId === undefined ? sql`` : sql` WHERE ${sql.ref('subscription_id')} = ${subscriptionId}`;
-        const { rows } = await sql<{ state: string; total: unknown }>`SELECT ${sql.ref('state')}, count(*) AS total FROM ${sql.table(DELIVERY_TABLE)}${where} GROUP BY ${sql.ref('state')}`.execute(db);
+        const { rows } = await sql<{
+          state: string;
+          total: unknown;
+        }>`SELECT ${sql.ref('state')}, count(*) AS total FROM ${sql.table(DELIVERY_TABLE)}${where} GROUP BY ${sql.ref('state')}`.execute(db);
         const counts: DeliveryCounts = { pending: 0, delivered: 0, dead: 0 };
         for (const row of rows) if (row.state in counts) counts[row.state as keyof DeliveryCounts] = Number(row.total);
         return counts;
@@ -145,7 +152,10 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
 
     listDeliveries: (eventId) =>
       run(async () => {
-        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(DELIVERY_TABLE)} WHERE ${sql.ref('event_id')} = ${eventId} ORDER BY ${sql.ref('subscription_id')}`.execute(db);
+        const { rows } =
+          await sql<Row>`SELECT * FROM ${sql.table(DELIVERY_TABLE)} WHERE ${sql.ref('event_id')} = ${eventId} ORDER BY ${sql.ref('subscription_id')}`.execute(
+            db,
+          );
         return rows.map((row) => decodeDelivery(dialect, row));
       }),
   };

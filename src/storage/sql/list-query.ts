@@ -128,7 +128,9 @@ export async function countRows(db: SqlDb, dialect: 'sqlite' | 'postgres', table
     return method === 'estimated' && planned <= EXACT_COUNT_THRESHOLD ? exact() : { total: planned, count: 'planned' };
   }
   const cap = EXACT_COUNT_THRESHOLD + 1;
-  const { rows } = await sql<{ total: unknown }>`SELECT count(*) AS total FROM (SELECT 1 FROM ${sql.table(table)} WHERE ${where} LIMIT ${cap}) AS capped`.execute(db);
+  const { rows } = await sql<{
+    total: unknown;
+  }>`SELECT count(*) AS total FROM (SELECT 1 FROM ${sql.table(table)} WHERE ${where} LIMIT ${cap}) AS capped`.execute(db);
   const capped = Number(rows[0]?.total ?? 0);
   if (capped < cap) return { total: capped, count: 'exact' };
   const size = await sql<{ size: unknown }>`SELECT max(rowid) AS size FROM ${sql.table(table)}`.execute(db);

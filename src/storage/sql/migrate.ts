@@ -78,7 +78,11 @@ interface ExistingColumn {
   notNull: boolean;
 }
 
-async function inspectTable(tx: SqlTx, dialect: SqlDialect, table: string): Promise<{ columns: Map<string, ExistingColumn>; indexes: Set<string> } | undefined> {
+async function inspectTable(
+  tx: SqlTx,
+  dialect: SqlDialect,
+  table: string,
+): Promise<{ columns: Map<string, ExistingColumn>; indexes: Set<string> } | undefined> {
   const columns = new Map<string, ExistingColumn>();
   let indexes: string[];
   if (dialect.name === 'sqlite') {
@@ -86,19 +90,36 @@ async function inspectTable(tx: SqlTx, dialect: SqlDialect, table: string): Prom
     for (const row of rows) columns.set(row.name, { type: row.type, notNull: row.notnull === 1 });
     indexes = (await sql<{ name: string }>`SELECT name FROM pragma_index_list(${table})`.execute(tx)).rows.map((row) => row.name);
   } else {
-    const { rows } = await sql<{ name: string; type: string; udt: string; nullable: string }>`SELECT column_name AS name, data_type AS type, udt_name AS udt, is_nullable AS nullable
+    const { rows } = await sql<{
+      name: string;
+      type: string;
+      udt: string;
+      nullable: string;
+    }>`SELECT column_name AS name, data_type AS type, udt_name AS udt, is_nullable AS nullable
       FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table}`.execute(tx);
     for (const row of rows) columns.set(row.name, { type: row.type === 'ARRAY' ? `${row.udt.replace(/^_/, '')}[]` : row.type, notNull: row.nullable === 'NO' });
-    indexes = (await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ${table}`.execute(tx)).rows.map((row) => row.name);
+    indexes = (
+      await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ${table}`.execute(tx)
+    ).rows.map((row) => row.name);
   }
   return columns.size === 0 ? undefined : { columns, indexes: new Set(indexes) };
 }
 
 /** PostgreSQL reports type names longhand; the DDL writes some shorthand. */
-const TYPE_ALIASES: Record<string, string> = { timestamptz: 'timestamp with time zone', int: 'integer', int4: 'integer', int8: 'bigint', float8: 'double precision', bool: 'boolean' };
+const TYPE_ALIASES: Record<string, string> = {
+  timestamptz: 'timestamp with time zone',
+  int: 'integer',
+  int4: 'integer',
+  int8: 'bigint',
+  float8: 'double precision',
+  bool: 'boolean',
+};
 const sameType = (declared: string, existing: string) => {
   const norm = (type: string) => {
-    const base = type.replace(/\s+COLLATE\s+.*$/i, '').trim().toLowerCase();
+    const base = type
+      .replace(/\s+COLLATE\s+.*$/i, '')
+      .trim()
+      .toLowerCase();
     return TYPE_ALIASES[base] ?? base;
   };
   return norm(declared) === norm(existing);
@@ -153,22 +174,25 @@ function coreStep(dialect: SqlDialect): MigrationStep {
     checksum: `${CORE_SCHEMA}:${dialect.name}`,
     async apply(tx) {
       const statements = [
-        createTable(dialect, AUDIT_TABLE, [
-          sql`${sql.id('seq')} ${sql.raw(dialect.seqColumn)}`,
-          ...AUDIT_COLUMNS.map((spec) => columnDdl(dialect, spec)),
-        ]),
+        createTable(dialect, AUDIT_TABLE, [sql`${sql.id('seq')} ${sql.raw(dialect.seqColumn)}`, ...AUDIT_COLUMNS.map((spec) => columnDdl(dialect, spec))]),
         createIndex(AUDIT_TABLE, 'id_key', ['id'], { unique: true }),
         createIndex(AUDIT_TABLE, 'tenant_seq_idx', ['tenant_id', 'seq']),
         createIndex(AUDIT_TABLE, 'resource_seq_idx', ['tenant_id', 'resource_type', 'resource_id', 'seq']),
         createIndex(AUDIT_TABLE, 'workspace_seq_idx', ['tenant_id', 'workspace_id', 'seq']),
         ...dialect.appendOnlyAuditDdl(AUDIT_TABLE),
         ...dialect.supportDdl(),
-        createTable(dialect, VERSION_TABLE, VERSION_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
-          sql`PRIMARY KEY (${sql.join(['resource_type', 'id', 'version'].map((c) => sql.ref(c)))})`,
-        ]),
-        createTable(dialect, IDEMPOTENCY_TABLE, IDEMPOTENCY_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
-          sql`PRIMARY KEY (${sql.join(['tenant_id', 'actor_id', 'key'].map((c) => sql.ref(c)))})`,
-        ]),
+        createTable(
+          dialect,
+          VERSION_TABLE,
+          VERSION_COLUMNS.map((spec) => columnDdl(dialect, spec)),
+          [sql`PRIMARY KEY (${sql.join(['resource_type', 'id', 'version'].map((c) => sql.ref(c)))})`],
+        ),
+        createTable(
+          dialect,
+          IDEMPOTENCY_TABLE,
+          IDEMPOTENCY_COLUMNS.map((spec) => columnDdl(dialect, spec)),
+          [sql`PRIMARY KEY (${sql.join(['tenant_id', 'actor_id', 'key'].map((c) => sql.ref(c)))})`],
+        ),
       ];
       for (const statement of statements) await statement.execute(tx);
     },
@@ -198,9 +222,12 @@ function rateLimitStep(dialect: SqlDialect): MigrationStep {
     name: 'cellgate:rate-limit',
     checksum: `rate-limit@1:${dialect.name}`,
     async apply(tx) {
-      await createTable(dialect, RATE_LIMIT_TABLE, RATE_LIMIT_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
-        sql`PRIMARY KEY (${sql.ref('rate_key')}, ${sql.ref('slot')})`,
-      ]).execute(tx);
+      await createTable(
+        dialect,
+        RATE_LIMIT_TABLE,
+        RATE_LIMIT_COLUMNS.map((spec) => columnDdl(dialect, spec)),
+        [sql`PRIMARY KEY (${sql.ref('rate_key')}, ${sql.ref('slot')})`],
+      ).execute(tx);
       await createIndex(RATE_LIMIT_TABLE, 'expires_idx', ['expires_at']).execute(tx);
     },
   };
@@ -222,9 +249,12 @@ function eventsStep(dialect: SqlDialect): MigrationStep {
         createIndex(EVENTS_TABLE, 'tenant_seq_idx', ['tenant_id', 'seq']),
         createIndex(EVENTS_TABLE, 'workspace_seq_idx', ['tenant_id', 'workspace_id', 'seq']),
         sql`CREATE INDEX IF NOT EXISTS ${sql.id(indexName(EVENTS_TABLE, 'fanout_idx'))} ON ${sql.table(EVENTS_TABLE)} (${sql.ref('seq')}) WHERE ${sql.ref('fanned_out')} = ${no}`,
-        createTable(dialect, DELIVERY_TABLE, DELIVERY_COLUMNS.map((spec) => columnDdl(dialect, spec)), [
-          sql`PRIMARY KEY (${sql.join(['subscription_id', 'event_id'].map((c) => sql.ref(c)))})`,
-        ]),
+        createTable(
+          dialect,
+          DELIVERY_TABLE,
+          DELIVERY_COLUMNS.map((spec) => columnDdl(dialect, spec)),
+          [sql`PRIMARY KEY (${sql.join(['subscription_id', 'event_id'].map((c) => sql.ref(c)))})`],
+        ),
         createIndex(DELIVERY_TABLE, 'due_idx', ['state', 'next_attempt_at']),
         createIndex(DELIVERY_TABLE, 'event_idx', ['event_id']),
       ];
@@ -308,7 +338,14 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
       const refuse = (summary: string, statement: string) => run?.actions.push({ table, outcome: 'refused', summary, sql: statement });
       const existing = await inspectTable(tx, dialect, table);
       if (!existing) {
-        await act(`create table ${table}`, createTable(dialect, table, columns.map((spec) => (spec.name === 'id' ? sql`${columnDdl(dialect, spec)} PRIMARY KEY` : columnDdl(dialect, spec)))));
+        await act(
+          `create table ${table}`,
+          createTable(
+            dialect,
+            table,
+            columns.map((spec) => (spec.name === 'id' ? sql`${columnDdl(dialect, spec)} PRIMARY KEY` : columnDdl(dialect, spec))),
+          ),
+        );
       } else {
         for (const spec of columns) {
           const found = existing.columns.get(spec.name);
@@ -326,10 +363,14 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
                 : `-- SQLite cannot change a column type: create "${table}" anew with ${spec.name} ${type}, copy the rows, swap the tables`,
             );
           } else if (found.notNull && !spec.notNull) {
-            if (dialect.name === 'postgres') await act(`column ${spec.name} accepts NULL`, sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN ${sql.id(spec.name)} DROP NOT NULL`);
+            if (dialect.name === 'postgres')
+              await act(`column ${spec.name} accepts NULL`, sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN ${sql.id(spec.name)} DROP NOT NULL`);
             else refuse(`column ${spec.name} is NOT NULL, the entity allows null`, `-- SQLite cannot drop NOT NULL: rebuild "${table}"`);
           } else if (!found.notNull && spec.notNull && dialect.name === 'postgres') {
-            refuse(`column ${spec.name} accepts NULL, cellgate needs NOT NULL: existing rows may hold NULL`, `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" SET NOT NULL`);
+            refuse(
+              `column ${spec.name} accepts NULL, cellgate needs NOT NULL: existing rows may hold NULL`,
+              `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" SET NOT NULL`,
+            );
           }
         }
         const declared = new Set(columns.map((spec) => spec.name));
@@ -339,7 +380,10 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
       }
       for (const [suffix, indexColumns, sorted] of indexes) {
         if (existing?.indexes.has(indexName(table, suffix))) continue;
-        await act(`create index ${indexName(table, suffix)}`, createIndex(table, suffix, indexColumns, { nullsFirst: sorted, dialect, liveOnly: sorted !== undefined }));
+        await act(
+          `create index ${indexName(table, suffix)}`,
+          createIndex(table, suffix, indexColumns, { nullsFirst: sorted, dialect, liveOnly: sorted !== undefined }),
+        );
       }
     },
   };
@@ -372,7 +416,8 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     ]);
     if (run?.dryRun) {
       // Nothing is written; the shared tables are reported only when they are missing.
-      if (!(await inspectTable(tx, dialect, AUDIT_TABLE))) run.actions.push({ table: AUDIT_TABLE, outcome: 'applied', summary: 'create the shared tables (audit log, version state, idempotency keys)', sql: '' });
+      if (!(await inspectTable(tx, dialect, AUDIT_TABLE)))
+        run.actions.push({ table: AUDIT_TABLE, outcome: 'applied', summary: 'create the shared tables (audit log, version state, idempotency keys)', sql: '' });
       for (const step of steps.slice(1)) await step.apply(tx, run);
       return;
     }
@@ -384,7 +429,12 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
       const before = run?.actions.length ?? 0;
       await step.apply(tx, run);
       if (run && step.name === 'cellgate:core' && applied.get(step.name) !== step.checksum) {
-        run.actions.splice(before, 0, { table: AUDIT_TABLE, outcome: 'applied', summary: 'create the shared tables (audit log, version state, idempotency keys)', sql: '' });
+        run.actions.splice(before, 0, {
+          table: AUDIT_TABLE,
+          outcome: 'applied',
+          summary: 'create the shared tables (audit log, version state, idempotency keys)',
+          sql: '',
+        });
       }
       await sql`INSERT INTO ${sql.table(MIGRATIONS_TABLE)} (name, checksum, applied_at)
         VALUES (${step.name}, ${step.checksum}, ${new Date().toISOString()})

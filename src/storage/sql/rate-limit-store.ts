@@ -72,7 +72,9 @@ export function createSqlRateLimitStore(dialect: SqlDialect, db: SqlDb): RateLim
     // failed cleanup only delays the next one.
     void dialect
       .atomicWrite(db, (tx) =>
-        sql`DELETE FROM ${t} WHERE (rate_key, slot) IN (SELECT rate_key, slot FROM ${t} WHERE expires_at < ${now} LIMIT ${RATE_LIMIT_CLEANUP_BATCH})`.execute(tx),
+        sql`DELETE FROM ${t} WHERE (rate_key, slot) IN (SELECT rate_key, slot FROM ${t} WHERE expires_at < ${now} LIMIT ${RATE_LIMIT_CLEANUP_BATCH})`.execute(
+          tx,
+        ),
       )
       .catch(() => undefined);
   };

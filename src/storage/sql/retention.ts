@@ -25,7 +25,8 @@ function rangeOf(dialect: SqlDialect, times: unknown[]): RemovedRange {
 export function createSqlRetention(dialect: SqlDialect, tx: SqlTx): RetentionOperations {
   const run = <T>(call: () => Promise<T>) => mapErrors(dialect, call);
   const at = (iso: string) => dialect.encode('timestamp', iso);
-  const occurredAt: RawBuilder<unknown> = dialect.name === 'postgres' ? sql`(${sql.ref('payload')}->>'occurredAt')` : sql`json_extract(${sql.ref('payload')}, '$.occurredAt')`;
+  const occurredAt: RawBuilder<unknown> =
+    dialect.name === 'postgres' ? sql`(${sql.ref('payload')}->>'occurredAt')` : sql`json_extract(${sql.ref('payload')}, '$.occurredAt')`;
 
   return {
     historyTenants: (after, limit) =>
@@ -48,7 +49,10 @@ export function createSqlRetention(dialect: SqlDialect, tx: SqlTx): RetentionOpe
           WHERE ${sql.ref('tenant_id')} = ${tenantId} AND ${sql.ref('occurred_at')} < ${at(before)}
           ORDER BY ${sql.ref('occurred_at')}, ${sql.ref('seq')} LIMIT ${limit}`.execute(tx);
         if (rows.length > 0) await sql`DELETE FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.ref('seq')} IN (${sql.join(rows.map((row) => row.seq))})`.execute(tx);
-        return rangeOf(dialect, rows.map((row) => row.occurred_at));
+        return rangeOf(
+          dialect,
+          rows.map((row) => row.occurred_at),
+        );
       }),
 
     removeVersionStatesBefore: (model, tenantId, before, limit) =>
@@ -64,13 +68,17 @@ export function createSqlRetention(dialect: SqlDialect, tx: SqlTx): RetentionOpe
           await sql`DELETE FROM ${sql.table(VERSION_TABLE)} WHERE ${sql.ref('resource_type')} = ${model.resourceType}
             AND (${sql.ref('id')}, ${sql.ref('version')}) IN (${sql.join(rows.map((row) => sql`(${row.id}, ${row.version})`))})`.execute(tx);
         }
-        return rangeOf(dialect, rows.map((row) => row.recorded_at));
+        return rangeOf(
+          dialect,
+          rows.map((row) => row.recorded_at),
+        );
       }),
 
     trimOutbox: (tenantId, before, limit, after) =>
       run(async (): Promise<OutboxTrim> => {
         const from = after === null ? sql`` : sql` AND ${sql.ref('seq')} > ${decodeEventCursor(after)}`;
-        const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('id')}, ${sql.ref('fanned_out')}, ${occurredAt} AS occurred_at FROM ${sql.table(EVENTS_TABLE)}
+        const { rows } =
+          await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('id')}, ${sql.ref('fanned_out')}, ${occurredAt} AS occurred_at FROM ${sql.table(EVENTS_TABLE)}
           WHERE ${sql.ref('tenant_id')} = ${tenantId}${from} ORDER BY ${sql.ref('seq')} LIMIT ${limit}`.execute(tx);
         const stop = rows.findIndex((row) => String(row.occurred_at) >= before);
         const walked = stop === -1 ? rows : rows.slice(0, stop);

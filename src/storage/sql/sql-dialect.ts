@@ -14,16 +14,7 @@ export type SqlTx = Kysely<SqlSchema>;
 export type SqlSchema = Record<string, never>;
 
 /** How a column's values are stored; one kind per distinct typing/encoding rule. */
-export type ColumnKind =
-  | 'text'
-  | 'uuid'
-  | 'double'
-  | 'bigint'
-  | 'int'
-  | 'boolean'
-  | 'timestamp'
-  | 'json'
-  | 'string_array';
+export type ColumnKind = 'text' | 'uuid' | 'double' | 'bigint' | 'int' | 'boolean' | 'timestamp' | 'json' | 'string_array';
 
 /**
  * What a database error means for the caller, or undefined when it means nothing special (500):

@@ -119,7 +119,8 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
       run(async (): Promise<AuditPage> => {
         const parts: RawBuilder<unknown>[] = [sql`${sql.ref('tenant_id')} = ${query.tenantId}`];
         if (query.workspaceId !== undefined) parts.push(sql`${sql.ref('workspace_id')} = ${query.workspaceId}`);
-        if (query.workspaceIds !== undefined) parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
+        if (query.workspaceIds !== undefined)
+          parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
         if (query.cellId !== undefined) parts.push(sql`${sql.ref('cell_id')} = ${query.cellId}`);
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);
@@ -137,13 +138,23 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
 
     getAudit: (tenantId, auditId) =>
       run(async () => {
-        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.ref('id')} = ${auditId} AND ${sql.ref('tenant_id')} = ${tenantId}`.execute(db);
+        const { rows } =
+          await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.ref('id')} = ${auditId} AND ${sql.ref('tenant_id')} = ${tenantId}`.execute(db);
         return rows[0] ? decodeAudit(dialect, rows[0]) : null;
       }),
 
     putVersionState: (model, state) =>
       run(async () => {
-        const values = [model.resourceType, state.id, state.version, state.tenantId, state.workspaceId, state.cellId, dialect.encode('json', state), dialect.encode('timestamp', state.updatedAt)];
+        const values = [
+          model.resourceType,
+          state.id,
+          state.version,
+          state.tenantId,
+          state.workspaceId,
+          state.cellId,
+          dialect.encode('json', state),
+          dialect.encode('timestamp', state.updatedAt),
+        ];
         await insert('version', VERSION_TABLE, { columns: VERSION_COLUMN_NAMES, values });
       }),
 
@@ -167,7 +178,9 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         const row = encodeIdempotency(dialect, record);
         // Put-if-absent, except that a record expired by the time of this one is taken over.
         const table = sql.table(IDEMPOTENCY_TABLE);
-        const assignments = row.columns.filter((column) => !IDEMPOTENCY_KEY_COLUMNS.includes(column)).map((column) => sql`${sql.id(column)} = excluded.${sql.id(column)}`);
+        const assignments = row.columns
+          .filter((column) => !IDEMPOTENCY_KEY_COLUMNS.includes(column))
+          .map((column) => sql`${sql.id(column)} = excluded.${sql.id(column)}`);
         const result = await sql`${insertStatement(IDEMPOTENCY_TABLE, row)}
           ON CONFLICT (${sql.join(IDEMPOTENCY_KEY_COLUMNS.map((column) => sql.id(column)))}) DO UPDATE SET ${sql.join(assignments)}
           WHERE ${table}.${sql.id('expires_at')} IS NOT NULL AND ${table}.${sql.id('expires_at')} <= excluded.${sql.id('created_at')}`.execute(db);
@@ -189,7 +202,9 @@ export function sweepIdempotency(dialect: SqlDialect, db: SqlDb | SqlTx, now: st
     const table = sql.table(IDEMPOTENCY_TABLE);
     const keys = sql.join(IDEMPOTENCY_KEY_COLUMNS.map((column) => sql.id(column)));
     const result = await sql`DELETE FROM ${table} WHERE (${keys}) IN (
-      SELECT ${keys} FROM ${table} WHERE ${sql.id('expires_at')} <= ${dialect.encode('timestamp', now)} ORDER BY ${sql.id('expires_at')} LIMIT ${limit})`.execute(db);
+      SELECT ${keys} FROM ${table} WHERE ${sql.id('expires_at')} <= ${dialect.encode('timestamp', now)} ORDER BY ${sql.id('expires_at')} LIMIT ${limit})`.execute(
+      db,
+    );
     return affected(result);
   });
 }

@@ -50,7 +50,12 @@ function retryingWhenBusy(dialect: SqlDialect, session: StorageSession): Storage
 }
 
 /** The session of a maintenance transaction: the transaction's session and the history operations. */
-function createSqlMaintenanceSession(dialect: SqlDialect, tx: SqlTx, cache: ReturnType<typeof createStatementCache>, reason: MaintenanceSession['reason']): MaintenanceSession {
+function createSqlMaintenanceSession(
+  dialect: SqlDialect,
+  tx: SqlTx,
+  cache: ReturnType<typeof createStatementCache>,
+  reason: MaintenanceSession['reason'],
+): MaintenanceSession {
   return { ...createSqlSession(dialect, tx, cache), ...createSqlErasureOperations(dialect, tx), ...createSqlRetention(dialect, tx), reason };
 }
 

@@ -43,7 +43,11 @@ function isBusy(error: unknown): boolean {
  */
 async function immediate<T>(db: SqlDb, fn: (tx: SqlTx) => Promise<T>, busyTimeoutMs: number): Promise<T> {
   try {
-    return await retryWhileBusy(() => beginImmediate(db, fn), (error) => error instanceof LockBusy, busyTimeoutMs);
+    return await retryWhileBusy(
+      () => beginImmediate(db, fn),
+      (error) => error instanceof LockBusy,
+      busyTimeoutMs,
+    );
   } catch (error) {
     throw error instanceof LockBusy ? error.cause : error;
   }
@@ -107,7 +111,8 @@ export const createSqliteDialect = (busyTimeoutMs: number): SqlDialect => ({
   supportDdl: () => [],
   appendOnlyAuditDdl: (table) =>
     (['UPDATE', 'DELETE'] as const).map(
-      (event) => sql`CREATE TRIGGER IF NOT EXISTS ${sql.id(`${table}_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON ${sql.table(table)}
+      (event) =>
+        sql`CREATE TRIGGER IF NOT EXISTS ${sql.id(`${table}_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON ${sql.table(table)}
         BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END` as RawBuilder<unknown>,
     ),
   // SQLite writes one transaction at a time and never shows another connection uncommitted rows,

@@ -58,9 +58,7 @@ function prepare(client: SqliteClient, busyTimeoutMs: number): void {
   // NORMAL is crash-safe in WAL mode (a killed process loses nothing committed); only an OS crash
   // or power loss may drop the last transactions.
   client.pragma('synchronous = NORMAL');
-  client.function(SQLITE_FOLD_FUNCTION, { deterministic: true }, (value) =>
-    value === null || value === undefined ? null : String(value).toLowerCase(),
-  );
+  client.function(SQLITE_FOLD_FUNCTION, { deterministic: true }, (value) => (value === null || value === undefined ? null : String(value).toLowerCase()));
 }
 
 /** Most prepared statements kept per connection; the generated SQL set is small and fixed per model. */

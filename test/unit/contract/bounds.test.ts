@@ -45,10 +45,12 @@ describe('deep values never overflow the stack', () => {
   it('scaffold with 100,000-deep props: 400 VALIDATION_ERROR at root, not a stack overflow', async () => {
     let props: Record<string, unknown> = { type: 'object', properties: {} };
     for (let i = 0; i < 100_000; i++) props = { type: 'object', properties: { a: props } };
-    const error = await createContractContext().registry.scaffold({ name: 'deep-one', label: 'Deep', props }).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
+    const error = await createContractContext()
+      .registry.scaffold({ name: 'deep-one', label: 'Deep', props })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [tooDeep].map(({ field, message }) => ({ path: field, message })) } });
   });
 
@@ -93,7 +95,7 @@ describe('big documents and long issue lists', () => {
 });
 
 describe('checking stops soon after the reportable issues are found', () => {
-  it('nineteen entities of 999 empty fields: bounded time, and the first 100 issues are exactly zod\'s', () => {
+  it("nineteen entities of 999 empty fields: bounded time, and the first 100 issues are exactly zod's", () => {
     const doc = crmManifest() as Record<string, any>;
     doc.spec.entities = Array.from({ length: 19 }, (_, i) => ({ key: `e${i}`, name: 'E', pluralName: 'Es', fields: Array.from({ length: 999 }, () => ({})) }));
     const started = performance.now();

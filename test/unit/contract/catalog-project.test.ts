@@ -61,7 +61,9 @@ describe('loading a project folder', () => {
     expect(registry.list({ source: 'custom' })).toEqual([expect.objectContaining({ key: 'rating', version: '2.0.0', category: 'input', source: 'custom' })]);
     expect(registry.examples('rating').examples[0]!.name).toBe('four-of-five');
     expect(registry.validateProps('rating', '2.0.0', { value: 3.5 })).toEqual({ valid: true, errors: [] });
-    expect(registry.validateProps('rating', undefined, { value: 3, max: 4.5 }).errors).toEqual([{ field: 'props.max', message: 'Expected integer, received float' }]);
+    expect(registry.validateProps('rating', undefined, { value: 3, max: 4.5 }).errors).toEqual([
+      { field: 'props.max', message: 'Expected integer, received float' },
+    ]);
   });
 
   it('reads before the folder is loaded answer SERVICE_UNAVAILABLE, not a partial catalog', () => {
@@ -76,27 +78,51 @@ describe('loading a project folder', () => {
   });
 
   it.each([
-    ['a bad contract', 'primitives/rating/rating.contract.yaml:props.properties.value.type', (root: string) => {
-      write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 2.0.0, contract: primitives/rating/rating.contract.yaml }\n'));
-      write(root, 'primitives/rating/rating.contract.yaml', ratingContract.replace('type: number', 'type: float'));
-    }],
-    ['a contract outside the folder', 'primitives.yaml:primitives.0.contract', (root: string) => {
-      write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 2.0.0, contract: ../elsewhere.yaml }\n'));
-    }],
-    ['a missing contract file', 'primitives.yaml:primitives.0.contract', (root: string) => {
-      write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 2.0.0, contract: nowhere.yaml }\n'));
-    }],
-    ['a wrong apiVersion', 'primitives.yaml:apiVersion', (root: string) => {
-      write(root, 'primitives.yaml', 'apiVersion: v1\nkind: PrimitiveConfig\nprimitives: []\n');
-    }],
-    ['a key that shadows a core primitive', 'primitives/badge.yaml:key', (root: string) => {
-      write(root, 'primitives.yaml', registryFile('  - { key: badge, version: 1.0.0, contract: primitives/badge.yaml }\n'));
-      write(root, 'primitives/badge.yaml', ratingContract.replace('key: rating', 'key: badge').replace('2.0.0', '1.0.0'));
-    }],
-    ['a contract whose version differs from the registry', 'primitives/rating/rating.contract.yaml', (root: string) => {
-      write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 1.0.0, contract: primitives/rating/rating.contract.yaml }\n'));
-      write(root, 'primitives/rating/rating.contract.yaml', ratingContract);
-    }],
+    [
+      'a bad contract',
+      'primitives/rating/rating.contract.yaml:props.properties.value.type',
+      (root: string) => {
+        write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 2.0.0, contract: primitives/rating/rating.contract.yaml }\n'));
+        write(root, 'primitives/rating/rating.contract.yaml', ratingContract.replace('type: number', 'type: float'));
+      },
+    ],
+    [
+      'a contract outside the folder',
+      'primitives.yaml:primitives.0.contract',
+      (root: string) => {
+        write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 2.0.0, contract: ../elsewhere.yaml }\n'));
+      },
+    ],
+    [
+      'a missing contract file',
+      'primitives.yaml:primitives.0.contract',
+      (root: string) => {
+        write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 2.0.0, contract: nowhere.yaml }\n'));
+      },
+    ],
+    [
+      'a wrong apiVersion',
+      'primitives.yaml:apiVersion',
+      (root: string) => {
+        write(root, 'primitives.yaml', 'apiVersion: v1\nkind: PrimitiveConfig\nprimitives: []\n');
+      },
+    ],
+    [
+      'a key that shadows a core primitive',
+      'primitives/badge.yaml:key',
+      (root: string) => {
+        write(root, 'primitives.yaml', registryFile('  - { key: badge, version: 1.0.0, contract: primitives/badge.yaml }\n'));
+        write(root, 'primitives/badge.yaml', ratingContract.replace('key: rating', 'key: badge').replace('2.0.0', '1.0.0'));
+      },
+    ],
+    [
+      'a contract whose version differs from the registry',
+      'primitives/rating/rating.contract.yaml',
+      (root: string) => {
+        write(root, 'primitives.yaml', registryFile('  - { key: rating, version: 1.0.0, contract: primitives/rating/rating.contract.yaml }\n'));
+        write(root, 'primitives/rating/rating.contract.yaml', ratingContract);
+      },
+    ],
   ])('refuses %s with a ConfigurationError naming the path', async (_name, path, setup) => {
     const root = tempFolder();
     setup(root);
@@ -225,7 +251,9 @@ describe('scaffold', () => {
     expect(lines.filter((line) => /^key:/.test(line))).toEqual(['key: evil-tile']);
     expect(parse(text)).toEqual(result.contract);
     expect(result.contract).toMatchObject({ key: 'evil-tile', version: '0.1.0', label });
-    expect(readFileSync(join(root, 'primitives/evil-tile/README.md'), 'utf8').split('\n')[0]).toBe('# Evil" key: injected version: 9.9.9 # primitives: x (`evil-tile`)');
+    expect(readFileSync(join(root, 'primitives/evil-tile/README.md'), 'utf8').split('\n')[0]).toBe(
+      '# Evil" key: injected version: 9.9.9 # primitives: x (`evil-tile`)',
+    );
     const reopened = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
     await reopened.ready;
     expect(reopened.get('evil-tile')).toMatchObject({ version: '0.1.0', label });
@@ -249,7 +277,10 @@ describe('scaffold', () => {
   it('a failed scaffold does not block the next one for the same folder', async () => {
     const root = tempFolder();
     const registry = createPrimitiveRegistry({ projectFolder: nodeProjectFolder(root) });
-    const [bad, good] = await Promise.allSettled([registry.scaffold({ name: 'badge', label: 'Core name' }), registry.scaffold({ name: 'fine-tile', label: 'Fine' })]);
+    const [bad, good] = await Promise.allSettled([
+      registry.scaffold({ name: 'badge', label: 'Core name' }),
+      registry.scaffold({ name: 'fine-tile', label: 'Fine' }),
+    ]);
     expect(bad.status).toBe('rejected');
     expect(good.status).toBe('fulfilled');
   });

@@ -5,7 +5,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CellgateError, ConfigurationError, CorePrimitiveEntrySchema, CustomPrimitiveEntrySchema, PrimitiveDetailSchema, createPrimitiveRegistry, type PrimitiveContractInput } from 'cellgate';
+import {
+  CellgateError,
+  ConfigurationError,
+  CorePrimitiveEntrySchema,
+  CustomPrimitiveEntrySchema,
+  PrimitiveDetailSchema,
+  createPrimitiveRegistry,
+  type PrimitiveContractInput,
+} from 'cellgate';
 
 const EXPECTED: Record<string, string[]> = {
   collection: ['data-grid', 'card-list', 'pagination', 'filter-bar', 'bulk-command-bar'],
@@ -115,7 +123,11 @@ describe('core catalog', () => {
     });
 
     it('exports its props schema as a closed JSON Schema object', () => {
-      expect(registry.get(key).propsSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
+      expect(registry.get(key).propsSchema).toMatchObject({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        additionalProperties: false,
+      });
     });
 
     it('rejects an unknown prop and a prop of the wrong type', () => {
@@ -133,7 +145,10 @@ describe('core catalog', () => {
 
   it('reports a missing required prop as Required and a non-object as a type error', () => {
     expect(registry.validateProps('badge', undefined, {})).toEqual({ valid: false, errors: [{ field: 'props.label', message: 'Required' }] });
-    expect(registry.validateProps('badge', undefined, 'x')).toEqual({ valid: false, errors: [{ field: 'props', message: 'Expected object, received string' }] });
+    expect(registry.validateProps('badge', undefined, 'x')).toEqual({
+      valid: false,
+      errors: [{ field: 'props', message: 'Expected object, received string' }],
+    });
   });
 
   it('refuses a version for a core primitive', () => {
@@ -150,7 +165,14 @@ describe('custom primitives from options', () => {
     expect(entries).toHaveLength(31);
     const custom = entries[30]!;
     expect(CustomPrimitiveEntrySchema.parse(custom)).toEqual(custom);
-    expect(custom).toMatchObject({ key: 'price-tag', source: 'custom', version: '1.0.0', category: 'display', label: 'Price tag', description: 'An amount with its currency.' });
+    expect(custom).toMatchObject({
+      key: 'price-tag',
+      source: 'custom',
+      version: '1.0.0',
+      category: 'display',
+      label: 'Price tag',
+      description: 'An amount with its currency.',
+    });
     expect(custom.source === 'custom' && custom.slots).toEqual([{ name: 'suffix', allowedModes: ['append'] }]);
     expect(registry.list({ source: 'custom' })).toEqual([custom]);
     expect(registry.list({ category: 'display' }).map((entry) => entry.key)).toEqual([...EXPECTED.display!, 'price-tag']);

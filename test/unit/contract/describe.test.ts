@@ -76,8 +76,20 @@ describe('describeEntitySchema', () => {
     const d = describeEntitySchema();
     expect(EntitySchemaDescriptionSchema.strict().parse(d)).toEqual(d);
     expect(keys(d.fields)).toEqual([
-      'key', 'name', 'pluralName', 'description', 'fields', 'relations', 'computed', 'lifecycle', 'events', 'capabilities', 'policies',
-      'fieldPolicies', 'validation', 'governance',
+      'key',
+      'name',
+      'pluralName',
+      'description',
+      'fields',
+      'relations',
+      'computed',
+      'lifecycle',
+      'events',
+      'capabilities',
+      'policies',
+      'fieldPolicies',
+      'validation',
+      'governance',
     ]);
     expect(d.fields[0]).toMatchObject({ type: 'string (snake_case)', required: true });
     expect(d.fields.filter((field) => field.required).map((field) => field.key)).toEqual(['key', 'name', 'pluralName', 'fields']);
@@ -91,7 +103,12 @@ describe('describePageSchema', () => {
     expect(PageSchemaDescriptionSchema.strict().parse(d)).toEqual(d);
     expect(keys(d.fields)).toEqual(['key', 'type', 'title', 'path', 'entity', 'menu', 'options', 'dataContext', 'dataProviders']);
     expect(d.pageTypes?.map(({ type, entityRequired }) => [type, entityRequired])).toEqual([
-      ['entity-list', true], ['entity-detail', true], ['entity-create', true], ['entity-edit', true], ['dashboard', false], ['custom', false],
+      ['entity-list', true],
+      ['entity-detail', true],
+      ['entity-create', true],
+      ['entity-edit', true],
+      ['dashboard', false],
+      ['custom', false],
     ]);
     expect(d).not.toHaveProperty('pageType');
     expect(d.semanticRules).toEqual(ruleGroups.page.map((rule) => rule.description));
@@ -130,7 +147,11 @@ describe('describeCapabilitySchema', () => {
   });
 
   it('filters to one capabilityType, and refuses unknown types', () => {
-    expect(describeCapabilitySchema('export').capabilityType).toEqual({ type: 'export', description: expect.any(String), requiredFields: ['key', 'type', 'format'] });
+    expect(describeCapabilitySchema('export').capabilityType).toEqual({
+      type: 'export',
+      description: expect.any(String),
+      requiredFields: ['key', 'type', 'format'],
+    });
     const error = thrown(() => describeCapabilitySchema('email'));
     expect(error.message).toBe('Unknown capability type: email. Valid types: transition, mutation, workflow, export, integration');
     expect(error.code).toBe('VALIDATION_ERROR');

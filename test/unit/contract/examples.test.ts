@@ -66,7 +66,10 @@ describe('getExample', () => {
 
   it('gives entity examples in manifest form (camelCase EntityDefinition)', () => {
     expect(getExample('entities/customer.entity')).toMatchObject({ key: 'customer', name: 'Customer', pluralName: 'Customers' });
-    expect(getExample('entities/invoice.entity')).toMatchObject({ key: 'invoice', relations: [{ key: 'customer_id', relation: 'belongs_to', entity: 'customer' }] });
+    expect(getExample('entities/invoice.entity')).toMatchObject({
+      key: 'invoice',
+      relations: [{ key: 'customer_id', relation: 'belongs_to', entity: 'customer' }],
+    });
   });
 
   it.each(['minimal-manifest', 'crm-manifest'])('%s normalizes to a manifest that validates again', (key) => {
@@ -89,6 +92,9 @@ describe('getExample', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(CellgateError);
-    expect(error).toMatchObject({ code: 'NOT_FOUND', message: `Example "${key}" not found. Call list_examples (GET /api/examples) to see the available keys.` });
+    expect(error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: `Example "${key}" not found. Call list_examples (GET /api/examples) to see the available keys.`,
+    });
   });
 });

@@ -21,11 +21,25 @@ const NO_MATCH = { matchedDomain: null, suggestedEntities: [], suggestedPages: [
 
 /** The 19 MCP tools of docs/contract-conventions.md. */
 const MCP_TOOLS = new Set([
-  'get_manifest_schema', 'get_entity_definition_schema', 'get_page_schema', 'get_capability_schema',
-  'list_primitives', 'get_primitive_contract', 'list_examples', 'get_example_manifest',
-  'get_primitive_examples', 'scaffold_primitive', 'validate_primitive_props',
-  'recommend_manifest_structure', 'suggest_page_set_for_entities', 'suggest_relations', 'explain_validation_errors',
-  'validate_manifest', 'validate_entity', 'validate_page', 'normalize_manifest',
+  'get_manifest_schema',
+  'get_entity_definition_schema',
+  'get_page_schema',
+  'get_capability_schema',
+  'list_primitives',
+  'get_primitive_contract',
+  'list_examples',
+  'get_example_manifest',
+  'get_primitive_examples',
+  'scaffold_primitive',
+  'validate_primitive_props',
+  'recommend_manifest_structure',
+  'suggest_page_set_for_entities',
+  'suggest_relations',
+  'explain_validation_errors',
+  'validate_manifest',
+  'validate_entity',
+  'validate_page',
+  'normalize_manifest',
 ]);
 
 describe('recommend', () => {
@@ -131,23 +145,48 @@ describe('suggestPages', () => {
   });
 
   it.each([
-    ['customer', 'customers'], ['category', 'categories'], ['status', 'statuses'], ['address', 'addresses'], ['box', 'boxes'],
-    ['branch', 'branches'], ['person', 'people'], ['child', 'children'], ['day', 'days'], ['key', 'keys'], ['shelf', 'shelves'],
-    ['photo', 'photos'], ['hero', 'heroes'], ['staff', 'staff'], ['analysis', 'analyses'],
+    ['customer', 'customers'],
+    ['category', 'categories'],
+    ['status', 'statuses'],
+    ['address', 'addresses'],
+    ['box', 'boxes'],
+    ['branch', 'branches'],
+    ['person', 'people'],
+    ['child', 'children'],
+    ['day', 'days'],
+    ['key', 'keys'],
+    ['shelf', 'shelves'],
+    ['photo', 'photos'],
+    ['hero', 'heroes'],
+    ['staff', 'staff'],
+    ['analysis', 'analyses'],
   ])('pluralizes %s as %s', (word, plural) => {
     expect(pluralize(word)).toBe(plural);
   });
 
   it('builds pages that each validate, and a manifest around them that validates', () => {
     const { pages, navigation } = suggestPages(['person', 'company_branch']);
-    expect(pages.map((page) => page.path)).toEqual(['/dashboard', '/people', '/people/:id', '/people/new', '/company-branches', '/company-branches/:id', '/company-branches/new']);
+    expect(pages.map((page) => page.path)).toEqual([
+      '/dashboard',
+      '/people',
+      '/people/:id',
+      '/people/new',
+      '/company-branches',
+      '/company-branches/:id',
+      '/company-branches/new',
+    ]);
     for (const page of pages) expect(validatePage(page), page.key).toEqual({ valid: true, errors: [] });
     const entity = (key: string, name: string, pluralName: string) => ({ key, name, pluralName, fields: [{ key: 'name', type: 'string', name: 'Name' }] });
     const manifest = {
       apiVersion: 'platform/v1alpha1',
       kind: 'Cell',
       metadata: { key: 'people', name: 'People', version: '1.0.0' },
-      spec: { mount: { mountPath: '/', landingPage: 'dashboard' }, entities: [entity('person', 'Person', 'People'), entity('company_branch', 'Company Branch', 'Company Branches')], pages, navigation },
+      spec: {
+        mount: { mountPath: '/', landingPage: 'dashboard' },
+        entities: [entity('person', 'Person', 'People'), entity('company_branch', 'Company Branch', 'Company Branches')],
+        pages,
+        navigation,
+      },
     };
     expect(validateManifest(manifest)).toEqual({ valid: true, errors: [] });
   });
@@ -163,8 +202,18 @@ describe('suggestPages', () => {
 
 describe('suggestRelations', () => {
   it('turns <entity>_id fields into belongs_to relations from the holder', () => {
-    expect(suggestRelations([{ key: 'invoice', fields: ['number', 'customer_id', 'project_id'] }, { key: 'customer', fields: ['name'] }])).toEqual([
-      { source: 'invoice', kind: 'belongs_to', target: 'customer', reason: 'Field "customer_id" holds the id of a customer, so each invoice belongs to one customer.' },
+    expect(
+      suggestRelations([
+        { key: 'invoice', fields: ['number', 'customer_id', 'project_id'] },
+        { key: 'customer', fields: ['name'] },
+      ]),
+    ).toEqual([
+      {
+        source: 'invoice',
+        kind: 'belongs_to',
+        target: 'customer',
+        reason: 'Field "customer_id" holds the id of a customer, so each invoice belongs to one customer.',
+      },
     ]);
   });
 
@@ -224,19 +273,46 @@ describe('explainErrors', () => {
     ['duplicate page path', () => validateManifest(crm((m) => void (m.spec.pages[1].path = '/dashboard'))), 'unique key and path'],
     ['page path slash', () => page({ path: 'a' }), 'with "/"'],
     ['navigation to unknown page', () => validateManifest(crm((m) => void (m.spec.navigation.items[0].pageKey = 'ghost'))), 'existing page key'],
-    ['reserved base field', () => validateManifest(crm((m) => void m.spec.entities[0].fields.push({ key: 'id', type: 'string', name: 'Id' }))), 'base fields are added'],
+    [
+      'reserved base field',
+      () => validateManifest(crm((m) => void m.spec.entities[0].fields.push({ key: 'id', type: 'string', name: 'Id' }))),
+      'base fields are added',
+    ],
     ['belongs_to naming', () => validateManifest(crm((m) => void (m.spec.entities[1].relations[0].key = 'customer'))), 'ends with "_id"'],
     ['belongs_to target', () => validateManifest(crm((m) => void (m.spec.entities[1].relations[0].entity = 'ghost'))), 'change the relation'],
     ['duplicate entity', () => validateManifest(crm((m) => void m.spec.entities.push(m.spec.entities[0]))), 'its own key'],
-    ['duplicate field', () => validateManifest(crm((m) => void m.spec.entities[0].fields.push({ key: 'name', type: 'string', name: 'N' }))), 'share one namespace'],
+    [
+      'duplicate field',
+      () => validateManifest(crm((m) => void m.spec.entities[0].fields.push({ key: 'name', type: 'string', name: 'N' }))),
+      'share one namespace',
+    ],
     ['enum without values', () => validateManifest(crm((m) => void (m.spec.entities[0].fields[2].enumValues = []))), 'non-empty `enumValues`'],
     ['lifecycle field', () => validateManifest(crm((m) => void (m.spec.entities[0].lifecycle.field = 'ghost'))), '`lifecycle.field` must be a declared field'],
     ['unknown transition', () => validateManifest(crm((m) => void (m.spec.entities[0].capabilities[0].transition = 'ghost'))), 'existing transition key'],
-    ['select input', () => validateManifest(crm((m) => void m.spec.entities[0].capabilities[1].input.push({ key: 'why', type: 'select', options: [] }))), 'non-empty options'],
+    [
+      'select input',
+      () => validateManifest(crm((m) => void m.spec.entities[0].capabilities[1].input.push({ key: 'why', type: 'select', options: [] }))),
+      'non-empty options',
+    ],
     ['aggregation', () => validateManifest(crm((m) => void (m.spec.entities[0].computed[0].relation = 'ghost'))), 'Fix the aggregation'],
     ['repeated scope', () => validateManifest(crm((m) => void (m.spec.roles[0].scopes = ['crm.admin', 'crm.admin']))), 'Remove the duplicate values'],
     ['empty spec', () => validateManifest({ ...crm(), spec: { mount: { mountPath: '/', landingPage: 'x' } } }), 'recommend_manifest_structure drafts'],
-    ['nesting depth', () => validateManifest(crm((m) => void m.spec.entities[0].fields.push({ key: 'a', type: 'object', name: 'A', fields: [{ key: 'b', type: 'object', name: 'B', fields: [{ key: 'c', type: 'object', name: 'C', fields: [] }] }] }))), 'nest at most three levels'],
+    [
+      'nesting depth',
+      () =>
+        validateManifest(
+          crm(
+            (m) =>
+              void m.spec.entities[0].fields.push({
+                key: 'a',
+                type: 'object',
+                name: 'A',
+                fields: [{ key: 'b', type: 'object', name: 'B', fields: [{ key: 'c', type: 'object', name: 'C', fields: [] }] }],
+              }),
+          ),
+        ),
+      'nest at most three levels',
+    ],
   ];
 
   it.each(cases)('%s: the validator message gets its own fix', (_name, run, phrase) => {

@@ -21,7 +21,16 @@ describe('ComponentCollector', () => {
     expect(input.ref()).toEqual({ $ref: '#/components/schemas/TestHolderInput' });
     expect(plain.ref()).toEqual({ $ref: '#/components/schemas/LeafList' });
     // Objects differ anyway (output form: additionalProperties false), so each has an Input twin.
-    expect(Object.keys(components).sort()).toEqual(['LeafList', 'TestHolder', 'TestHolderInput', 'TestKind', 'TestLeaf', 'TestLeafInput', 'TestWithDefault', 'TestWithDefaultInput']);
+    expect(Object.keys(components).sort()).toEqual([
+      'LeafList',
+      'TestHolder',
+      'TestHolderInput',
+      'TestKind',
+      'TestLeaf',
+      'TestLeafInput',
+      'TestWithDefault',
+      'TestWithDefaultInput',
+    ]);
     expect((components.TestWithDefault as { required: string[] }).required).toEqual(['leaf', 'mode']);
     expect((components.TestWithDefaultInput as { required: string[] }).required).toEqual(['leaf']);
     expect(JSON.stringify(components.TestHolderInput)).toContain('#/components/schemas/TestWithDefaultInput');

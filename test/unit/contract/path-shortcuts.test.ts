@@ -70,7 +70,12 @@ describe('router shortcuts', () => {
     expect(shortcuts.find('GET', 'http://h/api/primitives/')).toBeUndefined();
     expect(shortcuts.find('DELETE', 'http://h/api/primitives')).toBeUndefined();
     expect(shortcuts.find('GET', 'http://h/api/%70rimitives')).toBeUndefined();
-    for (const [method, url] of [['GET', 'http://h/api/primitives'], ['GET', 'http://h/v1/x'], ['POST', 'http://h/mcp/'], ['GET', 'http://h/healthz']]) {
+    for (const [method, url] of [
+      ['GET', 'http://h/api/primitives'],
+      ['GET', 'http://h/v1/x'],
+      ['POST', 'http://h/mcp/'],
+      ['GET', 'http://h/healthz'],
+    ]) {
       await agree('', method!, url!);
     }
   });
@@ -83,7 +88,23 @@ describe('router shortcuts', () => {
   });
 
   it('never decide differently from itty-router (generated paths)', async () => {
-    const segment = fc.constantFrom('api', 'primitives', 'health', 'mcp', 'v1', 'openapi.json', 'validate', 'manifest', '', '.', '..', '%70', 'x', 'platform', 'a.b');
+    const segment = fc.constantFrom(
+      'api',
+      'primitives',
+      'health',
+      'mcp',
+      'v1',
+      'openapi.json',
+      'validate',
+      'manifest',
+      '',
+      '.',
+      '..',
+      '%70',
+      'x',
+      'platform',
+      'a.b',
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('', '/platform', '/platform/'),

@@ -114,7 +114,10 @@ describe('cellgate validate', () => {
     expect(run.stdout).toContain('permissions: Required');
     expect(run.stdout).not.toContain('apiVersion');
     const example = join(root, 'examples/entities/invoice.entity.json');
-    const exists = await readFile(example).then(() => true, () => false);
+    const exists = await readFile(example).then(
+      () => true,
+      () => false,
+    );
     if (exists) expect(await cellgate(example)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
   });
 

@@ -98,7 +98,14 @@ export function crmManifest() {
       pages: [
         { key: 'dashboard', type: 'dashboard', title: 'Dashboard', path: '/dashboard' },
         { key: 'customer_list', type: 'entity-list', title: 'Customers', path: '/customers', entity: 'customer', menu: { label: 'Customers', order: 1 } },
-        { key: 'customer_detail', type: 'entity-detail', title: 'Customer', path: '/customers/:id', entity: 'customer', dataContext: { entityKey: 'customer' } },
+        {
+          key: 'customer_detail',
+          type: 'entity-detail',
+          title: 'Customer',
+          path: '/customers/:id',
+          entity: 'customer',
+          dataContext: { entityKey: 'customer' },
+        },
         { key: 'customer_create', type: 'entity-create', title: 'New Customer', path: '/customers/new', entity: 'customer' },
         { key: 'customer_edit', type: 'entity-edit', title: 'Edit Customer', path: '/customers/:id/edit', entity: 'customer' },
         {

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { getExample, listExamples, normalizeManifest, validateEntity, validateManifest, validatePage, type ValidationResult, CellManifestSchema } from 'cellgate';
+import {
+  getExample,
+  listExamples,
+  normalizeManifest,
+  validateEntity,
+  validateManifest,
+  validatePage,
+  type ValidationResult,
+  CellManifestSchema,
+} from 'cellgate';
 import { parseOptions, toValidationIssues } from '../../../src/contract/schema/messages.ts';
 import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
 import { documentBoundsIssue, validationResult } from '../../../src/contract/validate/bounds.ts';
@@ -15,7 +24,9 @@ import { crmManifest } from './validate-fixtures.ts';
 type Json = unknown;
 
 function wellFormed(result: ValidationResult): boolean {
-  const shape = result.errors.every((error) => typeof error.field === 'string' && error.field !== '' && typeof error.message === 'string' && error.message !== '');
+  const shape = result.errors.every(
+    (error) => typeof error.field === 'string' && error.field !== '' && typeof error.message === 'string' && error.message !== '',
+  );
   return shape && result.valid === (result.errors.length === 0);
 }
 
@@ -46,13 +57,15 @@ const mutation = fc.record({
   action: fc.constantFrom<'delete' | 'set'>('delete', 'set'),
   value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('', 'x', '/x', 'customer', 'lead', 'Bad-Key', 'id', 'entity-list', 'belongs_to')),
 });
-const mutatedManifest = fc.array(mutation, { minLength: 1, maxLength: 4 }).map((mutations) => mutations.reduce<Json>((doc, m) => {
-  try {
-    return mutate(doc, m);
-  } catch {
-    return doc; // the path vanished through an earlier mutation
-  }
-}, crmManifest()));
+const mutatedManifest = fc.array(mutation, { minLength: 1, maxLength: 4 }).map((mutations) =>
+  mutations.reduce<Json>((doc, m) => {
+    try {
+      return mutate(doc, m);
+    } catch {
+      return doc; // the path vanished through an earlier mutation
+    }
+  }, crmManifest()),
+);
 
 /** Valid manifests: the CRM fixture with optional parts left out. */
 const validManifest = fc
@@ -63,7 +76,13 @@ const validManifest = fc
     if (!keep.navigation) delete (doc.spec as { navigation?: unknown }).navigation;
     if (!keep.governance) for (const entity of doc.spec.entities) delete (entity as { governance?: unknown }).governance;
     if (keep.appShell) {
-      doc.spec.appShell = { key: 'shell', name: 'Shell', layout: { mode: 'minimal' }, regions: [{ key: 'main', enabled: true }], outlet: { type: 'page', region: 'main' } };
+      doc.spec.appShell = {
+        key: 'shell',
+        name: 'Shell',
+        layout: { mode: 'minimal' },
+        regions: [{ key: 'main', enabled: true }],
+        outlet: { type: 'page', region: 'main' },
+      };
     }
     if (!keep.entities) {
       (doc.spec as { entities?: unknown }).entities = undefined;
@@ -145,9 +164,12 @@ describe('the compiled quick check of validateManifest', () => {
     const manifests = listExamples().filter((example) => example.key.endsWith('-manifest'));
     expect(manifests.map((example) => example.key)).toEqual(expect.arrayContaining(['minimal-manifest', 'crm-manifest']));
     for (const { key } of manifests) expect(quick(getExample(key))).toBe(true);
-    fc.assert(fc.property(validManifest, (doc) => {
-      expect(quick(doc)).toBe(true);
-    }), { numRuns: 50 });
+    fc.assert(
+      fc.property(validManifest, (doc) => {
+        expect(quick(doc)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('never proves what zod refuses, and validateManifest answers exactly as the zod path does', () => {
@@ -167,7 +189,15 @@ describe('the compiled quick check of validateManifest', () => {
     ['an unsafe integer', (m) => (m.spec.pages[0].menu = { order: 2 ** 60 }), false],
     ['a non-finite number', (m) => (m.spec.pages[0].menu = { order: Infinity }), false],
     ['an own __proto__ key in a record', (m) => (m.spec.entities[0].fieldPolicies = JSON.parse('{"__proto__":{"view":{"scope":"public"}}}')), false],
-    ['a class instance where an object is expected', (m) => (m.spec.mount = new (class { mountPath = '/x'; landingPage = 'dashboard'; })()), false],
+    [
+      'a class instance where an object is expected',
+      (m) =>
+        (m.spec.mount = new (class {
+          mountPath = '/x';
+          landingPage = 'dashboard';
+        })()),
+      false,
+    ],
     ['an unknown discriminator', (m) => (m.spec.entities[0].relations[0].relation = 'many'), false],
     ['a page path without "/"', (m) => (m.spec.pages[0].path = 'x'), false],
     ['an explicit undefined optional member', (m) => (m.spec.appShell = undefined), true],

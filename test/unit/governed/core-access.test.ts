@@ -3,7 +3,10 @@ import { CellgateError, accessLevel } from 'cellgate';
 import { ActivityEvent, Customer, OTHER_WS, WS, actor, customerInput, setup, wsCtx } from './core-fixtures.ts';
 
 async function code(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => 'ok', (e: unknown) => e);
+  const error = await promise.then(
+    () => 'ok',
+    (e: unknown) => e,
+  );
   if (error === 'ok') return 'ok';
   expect(error).toBeInstanceOf(CellgateError);
   return (error as CellgateError).code;
@@ -33,7 +36,10 @@ describe('access (docs/decisions/B11.md)', () => {
     ];
     for (const [role, read, create, update, remove] of rows) {
       const ctx = wsCtx(withRole(role));
-      const current = await service.get(wsCtx(), seed.data.id).then((v) => v.meta.version, () => 0);
+      const current = await service.get(wsCtx(), seed.data.id).then(
+        (v) => v.meta.version,
+        () => 0,
+      );
       expect([role, await code(service.get(ctx, seed.data.id))]).toEqual([role, read]);
       expect([role, await code(service.list(ctx))]).toEqual([role, read]);
       expect([role, await code(service.create(ctx, customerInput))]).toEqual([role, create]);

@@ -60,7 +60,15 @@ describe('audit records', () => {
     const ctx = { actor: actor({ roles: ['admin'] }) };
     const created = await service.create(ctx, { kind: 'login', payload: { ip: '10.0.0.1' } });
     const [audit] = (await service.history(ctx, { resourceId: created.data.id })).data;
-    expect(audit).toMatchObject({ eventType: 'entity.created', actorId: admin.id, resourceVersion: 1, workspaceId: null, diff: null, snapshot: null, redactionApplied: true });
+    expect(audit).toMatchObject({
+      eventType: 'entity.created',
+      actorId: admin.id,
+      resourceVersion: 1,
+      workspaceId: null,
+      diff: null,
+      snapshot: null,
+      redactionApplied: true,
+    });
     expect(JSON.stringify(audit)).not.toContain('10.0.0.1');
     const versions = await service.versions(ctx, created.data.id);
     expect(versions.data).toEqual([{ version: 1, eventType: 'entity.created', occurredAt: created.data.createdAt, actorId: admin.id, snapshot: null }]);
@@ -109,7 +117,8 @@ describe('redaction', () => {
     const one = await service.create(wsCtx(), { ...customerInput, notes: SECRET_NOTE });
     const two = await service.create(wsCtx(), { ...customerInput, notes: SECRET_NOTE });
     const three = await service.create(wsCtx(other), { ...customerInput, notes: SECRET_NOTE });
-    const diffOf = async (ctx: ReturnType<typeof wsCtx>, id: string) => (await service.history(ctx, { resourceId: id })).data[0]!.diff as { op: string; path: string; value?: unknown; valueHash?: string }[];
+    const diffOf = async (ctx: ReturnType<typeof wsCtx>, id: string) =>
+      (await service.history(ctx, { resourceId: id })).data[0]!.diff as { op: string; path: string; value?: unknown; valueHash?: string }[];
     const first = await diffOf(wsCtx(), one.data.id);
     expect(first.find((op) => op.path === '/email')).toEqual({ op: 'add', path: '/email' });
     expect(first.find((op) => op.path === '/name')).toEqual({ op: 'add', path: '/name', value: 'Acme' });
@@ -128,7 +137,9 @@ describe('redaction', () => {
   });
 
   it('per-tenant switches: storeDiffValues false keeps path and op only; storeSnapshots per tenant', async () => {
-    const { service } = await setup(Customer, { audit: { storeDiffValues: (tenant) => tenant !== OTHER_TENANT, storeSnapshots: (tenant) => tenant === OTHER_TENANT } });
+    const { service } = await setup(Customer, {
+      audit: { storeDiffValues: (tenant) => tenant !== OTHER_TENANT, storeSnapshots: (tenant) => tenant === OTHER_TENANT },
+    });
     const other = actor({ tenantId: OTHER_TENANT });
     const a = await service.create(wsCtx(), customerInput);
     const b = await service.create(wsCtx(other), customerInput);
@@ -168,7 +179,19 @@ describe('metrics and logs', () => {
     expect(text).toContain('rollback_total{resourceType="crm.Customer@v1"} 1');
     expect(text).toContain('# TYPE audit_write_latency_ms histogram');
     expect(text).toContain('audit_write_latency_ms_count 3');
-    expect(logs).toContainEqual({ level: 'info', event: 'entity.updated', tenantId: admin.tenantId, workspaceId: WS, cellId: null, resourceType: 'crm.Customer@v1', resourceId: created.data.id, version: 2, actorId: admin.id, requestId: 'req-1', traceId: 'trace-1' });
+    expect(logs).toContainEqual({
+      level: 'info',
+      event: 'entity.updated',
+      tenantId: admin.tenantId,
+      workspaceId: WS,
+      cellId: null,
+      resourceType: 'crm.Customer@v1',
+      resourceId: created.data.id,
+      version: 2,
+      actorId: admin.id,
+      requestId: 'req-1',
+      traceId: 'trace-1',
+    });
     expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', event: 'entity.conflict', version: 2 }));
   });
 });

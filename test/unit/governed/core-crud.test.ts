@@ -3,7 +3,10 @@ import { CellgateError } from 'cellgate';
 import { Customer, Invoice, OTHER_WS, admin, cellCtx, customerInput, invoiceInput, setup, wsCtx, actor, OTHER_CELL, WS } from './core-fixtures.ts';
 
 async function rejects(promise: Promise<unknown>): Promise<CellgateError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CellgateError);
   return error as CellgateError;
 }
@@ -28,7 +31,18 @@ describe('governed service: create and get', () => {
   it('creates version 1 with server-assigned fields and reads it back', async () => {
     const { service } = await setup();
     const created = await service.create(wsCtx(), customerInput);
-    expect(created.data).toMatchObject({ ...customerInput, tenantId: admin.tenantId, workspaceId: WS, cellId: null, version: 1, deletedAt: null, phone: null, notes: null, createdBy: admin.id, updatedBy: admin.id });
+    expect(created.data).toMatchObject({
+      ...customerInput,
+      tenantId: admin.tenantId,
+      workspaceId: WS,
+      cellId: null,
+      version: 1,
+      deletedAt: null,
+      phone: null,
+      notes: null,
+      createdBy: admin.id,
+      updatedBy: admin.id,
+    });
     expect(created.meta).toEqual({ version: 1, createdAt: created.data.createdAt, updatedAt: created.data.updatedAt, updatedBy: admin.id });
     expect(created.data.createdAt).toBe(new Date(created.data.createdAt).toISOString());
     expect(await service.get(wsCtx(), created.data.id)).toEqual(created);
@@ -41,14 +55,19 @@ describe('governed service: create and get', () => {
     const paths = (error.details?.fields as { path: string }[]).map((f) => f.path).sort();
     expect(paths).toEqual(['annualRevenue', 'colour', 'id', 'status', 'version']);
     expect((await rejects(service.create(wsCtx(), { name: 'x' }))).details?.fields).toEqual(
-      expect.arrayContaining([{ path: 'email', message: 'Required' }, { path: 'status', message: 'Required' }]),
+      expect.arrayContaining([
+        { path: 'email', message: 'Required' },
+        { path: 'status', message: 'Required' },
+      ]),
     );
   });
 
   it('refuses text no database can store (NUL, unpaired surrogates), at any depth', async () => {
     const { service } = await setup();
     for (const name of ['a\u0000b', 'x\uD800', '\uDC00y']) {
-      expect((await rejects(service.create(wsCtx(), { ...customerInput, name }))).details?.fields).toEqual([{ path: 'name', message: expect.stringContaining('NUL') }]);
+      expect((await rejects(service.create(wsCtx(), { ...customerInput, name }))).details?.fields).toEqual([
+        { path: 'name', message: expect.stringContaining('NUL') },
+      ]);
     }
     expect((await service.create(wsCtx(), { ...customerInput, name: 'emoji 😀 ok' })).data.name).toBe('emoji 😀 ok');
     const events = await setup((await import('./core-fixtures.ts')).ActivityEvent);
@@ -75,10 +94,15 @@ describe('governed service: create and get', () => {
     const created = await service.create(cellCtx(), invoiceInput);
     const wide = actor({ workspaces: { [WS]: ['admin'], [OTHER_WS]: ['admin'] } });
     expect((await rejects(service.get(cellCtx(admin, OTHER_CELL), created.data.id))).code).toBe('NOT_FOUND');
-    expect((await rejects(service.get({ actor: wide, scope: { workspaceId: OTHER_WS, cellId: created.data.cellId! } }, created.data.id))).code).toBe('NOT_FOUND');
+    expect((await rejects(service.get({ actor: wide, scope: { workspaceId: OTHER_WS, cellId: created.data.cellId! } }, created.data.id))).code).toBe(
+      'NOT_FOUND',
+    );
     expect((await rejects(service.get(cellCtx(), 'not-a-uuid'))).code).toBe('NOT_FOUND');
     // UUIDs are matched case-insensitively (ids are stored lower-case).
-    expect((await service.get({ actor: admin, scope: { workspaceId: WS.toUpperCase(), cellId: created.data.cellId!.toUpperCase() } }, created.data.id.toUpperCase())).data.id).toBe(created.data.id);
+    expect(
+      (await service.get({ actor: admin, scope: { workspaceId: WS.toUpperCase(), cellId: created.data.cellId!.toUpperCase() } }, created.data.id.toUpperCase()))
+        .data.id,
+    ).toBe(created.data.id);
     expect((await rejects(service.get(cellCtx(actor({ tenantId: '22222222-2222-4222-8222-222222222222' })), created.data.id))).code).toBe('NOT_FOUND');
   });
 });
@@ -148,8 +172,12 @@ describe('governed service: update', () => {
       const error = await rejects(service.update(wsCtx(), created.data.id, { expectedVersion: 1, patch: [{ op: 'replace', path, value: 1 }] }));
       expect(error.status).toBe(400);
     }
-    expect((await rejects(service.update(wsCtx(), created.data.id, { expectedVersion: 1, patch: [{ op: 'test', path: '/status', value: 'x' }] }))).status).toBe(400);
-    expect((await rejects(service.update(wsCtx(), created.data.id, { expectedVersion: 1, patch: [{ op: 'remove', path: '/name' }] }))).details?.fields).toEqual([{ path: 'name', message: 'Required' }]);
+    expect((await rejects(service.update(wsCtx(), created.data.id, { expectedVersion: 1, patch: [{ op: 'test', path: '/status', value: 'x' }] }))).status).toBe(
+      400,
+    );
+    expect((await rejects(service.update(wsCtx(), created.data.id, { expectedVersion: 1, patch: [{ op: 'remove', path: '/name' }] }))).details?.fields).toEqual(
+      [{ path: 'name', message: 'Required' }],
+    );
     expect((await rejects(service.update(wsCtx(), created.data.id, { expectedVersion: 1, patch: [{ op: 'jump', path: '/name' }] }))).status).toBe(400);
     expect((await rejects(service.update(wsCtx(), created.data.id, { expectedVersion: 1, patch: [], name: 'x' }))).status).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -169,7 +197,9 @@ describe('governed service: concurrency', () => {
   it('50 parallel PATCHes with one expectedVersion: exactly one wins, audit contiguous', async () => {
     const { service, storage } = await setup();
     const created = await service.create(wsCtx(), customerInput);
-    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => service.update(wsCtx(), created.data.id, { expectedVersion: 1, name: `Name ${i}` })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => service.update(wsCtx(), created.data.id, { expectedVersion: 1, name: `Name ${i}` })),
+    );
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(won).toHaveLength(1);
@@ -185,7 +215,9 @@ describe('governed service: concurrency', () => {
     const created = await service.create(wsCtx(), customerInput);
     let version = 1;
     for (let round = 0; round < 5; round += 1) {
-      const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => service.update(wsCtx(), created.data.id, { expectedVersion: version, name: `R${round}-${i}` })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => service.update(wsCtx(), created.data.id, { expectedVersion: version, name: `R${round}-${i}` })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       version += 1;
     }
@@ -205,7 +237,10 @@ describe('governed service: mixed parallel writes', () => {
       const deleted = current.data.deletedAt !== null;
       await Promise.allSettled([
         service.update(wsCtx(), created.data.id, { expectedVersion: version, name: `R${round}` }),
-        service.update(wsCtx(), created.data.id, { expectedVersion: version, patch: [{ op: 'replace', path: '/status', value: round % 2 ? 'active' : 'inactive' }] }),
+        service.update(wsCtx(), created.data.id, {
+          expectedVersion: version,
+          patch: [{ op: 'replace', path: '/status', value: round % 2 ? 'active' : 'inactive' }],
+        }),
         deleted || round % 3 !== 2 ? Promise.resolve() : service.delete(wsCtx(), created.data.id, { expectedVersion: version }),
         version > 1 ? service.rollback(wsCtx(), created.data.id, { targetVersion: 1, expectedVersion: version }) : Promise.resolve(),
       ]);

@@ -1,6 +1,14 @@
 /** Shared fixtures of the governed-core unit tests: demo entities, actors, a fresh service. */
 // Relative imports: the core is tested on its own, independent of the rest of the root barrel.
-import { defineEntity, type EntityDefinition, createGovernedService, type Actor, type GovernedContext, type GovernedServiceOptions, memoryStorage } from 'cellgate';
+import {
+  defineEntity,
+  type EntityDefinition,
+  createGovernedService,
+  type Actor,
+  type GovernedContext,
+  type GovernedServiceOptions,
+  memoryStorage,
+} from 'cellgate';
 
 export const TENANT = '11111111-1111-4111-8111-111111111111';
 export const OTHER_TENANT = '22222222-2222-4222-8222-222222222222';
@@ -30,7 +38,10 @@ export const Customer = defineEntity({
     annual_revenue: { type: 'number', optional: true },
   },
   data: {
-    filtering: { allowedFields: ['status', 'name', 'annual_revenue'], operators: { status: ['equals', 'in'], name: ['contains', 'startsWith'], annual_revenue: ['gt', 'lt', 'between'] } },
+    filtering: {
+      allowedFields: ['status', 'name', 'annual_revenue'],
+      operators: { status: ['equals', 'in'], name: ['contains', 'startsWith'], annual_revenue: ['gt', 'lt', 'between'] },
+    },
     searching: { fields: ['name', 'email'] },
     sorting: { allowedFields: ['name', 'annual_revenue', 'created_at'], default: { field: 'created_at', direction: 'desc' } },
   },
@@ -55,7 +66,10 @@ export const Invoice = defineEntity({
     payment_token: { type: 'string', optional: true, sensitive: true, credential: true },
   },
   data: {
-    filtering: { allowedFields: ['status', 'due_date', 'customer_id', 'amount'], operators: { status: ['equals', 'in'], due_date: ['before', 'after', 'between'], customer_id: ['equals'], amount: ['gt', 'lt', 'between'] } },
+    filtering: {
+      allowedFields: ['status', 'due_date', 'customer_id', 'amount'],
+      operators: { status: ['equals', 'in'], due_date: ['before', 'after', 'between'], customer_id: ['equals'], amount: ['gt', 'lt', 'between'] },
+    },
     searching: { fields: ['invoice_number', 'customer_name'] },
     sorting: { allowedFields: ['due_date', 'amount', 'created_at'], default: { field: 'created_at', direction: 'desc' } },
   },
@@ -87,7 +101,11 @@ export function actor(overrides: Partial<Actor> = {}): Actor {
 }
 
 export const admin = actor();
-export const wsCtx = (who: Actor = admin, workspaceId = WS): GovernedContext => ({ actor: who, scope: { workspaceId }, meta: { requestId: 'req-1', traceId: 'trace-1', ip: '127.0.0.1', userAgent: 'vitest' } });
+export const wsCtx = (who: Actor = admin, workspaceId = WS): GovernedContext => ({
+  actor: who,
+  scope: { workspaceId },
+  meta: { requestId: 'req-1', traceId: 'trace-1', ip: '127.0.0.1', userAgent: 'vitest' },
+});
 export const cellCtx = (who: Actor = admin, cellId = CELL): GovernedContext => ({ actor: who, scope: { workspaceId: WS, cellId } });
 
 /** A fresh memory storage and a migrated service. */

@@ -72,7 +72,9 @@ describe('lists (docs/decisions/B12.md)', () => {
     expect((await listError(service.list(cellCtx(), { filters: [{ field: 'amount', operator: 'gt', value: 'lots' }] })))[0]!.path).toBe('amount[gt]');
     expect((await listError(service.list(cellCtx(), { filters: [{ field: 'amount', operator: 'between', value: '1' }] })))[0]!.path).toBe('amount[between]');
     expect((await listError(service.list(cellCtx(), { filters: [{ field: 'customerId', operator: 'equals', value: 'nope' }] })))[0]!.path).toBe('customerId');
-    expect((await listError(service.list(cellCtx(), { filters: [{ field: 'dueDate', operator: 'before', value: '2026-02-31' }] })))[0]!.path).toBe('dueDate[before]');
+    expect((await listError(service.list(cellCtx(), { filters: [{ field: 'dueDate', operator: 'before', value: '2026-02-31' }] })))[0]!.path).toBe(
+      'dueDate[before]',
+    );
   });
 
   it('search on an entity without searching fields is refused', async () => {

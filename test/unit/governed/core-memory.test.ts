@@ -5,11 +5,38 @@ import { Customer, TENANT, WS, actor, customerInput, setup, wsCtx } from './core
 const model = toStorageModel(Customer);
 const scope = { tenantId: TENANT, workspaceId: WS, cellId: null };
 const record = (id: string, version = 1): StoredRecord => ({
-  id, ...scope, version, createdAt: '2026-01-01T00:00:00.000Z', createdBy: 'u', updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'u', deletedAt: null, deletedBy: null, fields: { name: 'A', tags: ['x'] },
+  id,
+  ...scope,
+  version,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  createdBy: 'u',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  updatedBy: 'u',
+  deletedAt: null,
+  deletedBy: null,
+  fields: { name: 'A', tags: ['x'] },
 });
 const audit = (n: number, resourceId = 'r1'): AuditRecord => ({
-  id: `a${n}`, ...scope, actorId: 'u', actorType: 'user', eventType: 'entity.updated', resourceType: model.resourceType, resourceId, resourceVersion: n, baseVersion: n - 1,
-  occurredAt: '2026-01-01T00:00:00.000Z', requestId: null, traceId: null, ip: null, userAgent: null, changeKind: 'diff', diff: [], snapshot: null, redactionApplied: false, tags: null, reason: null,
+  id: `a${n}`,
+  ...scope,
+  actorId: 'u',
+  actorType: 'user',
+  eventType: 'entity.updated',
+  resourceType: model.resourceType,
+  resourceId,
+  resourceVersion: n,
+  baseVersion: n - 1,
+  occurredAt: '2026-01-01T00:00:00.000Z',
+  requestId: null,
+  traceId: null,
+  ip: null,
+  userAgent: null,
+  changeKind: 'diff',
+  diff: [],
+  snapshot: null,
+  redactionApplied: false,
+  tags: null,
+  reason: null,
 });
 
 describe('memoryStorage', () => {

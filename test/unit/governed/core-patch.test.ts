@@ -31,7 +31,20 @@ describe('JSON Patch (RFC 6902)', () => {
 
   it('fails atomically, naming the failing operation', () => {
     const doc = { a: { b: 1 }, list: [1] };
-    expect(failure(() => applyPatch(doc, parsePatch([{ op: 'replace', path: '/a/b', value: 2 }, { op: 'remove', path: '/missing' }], none))).details?.fields).toEqual([{ path: 'patch.1.path', message: 'path does not exist' }]);
+    expect(
+      failure(() =>
+        applyPatch(
+          doc,
+          parsePatch(
+            [
+              { op: 'replace', path: '/a/b', value: 2 },
+              { op: 'remove', path: '/missing' },
+            ],
+            none,
+          ),
+        ),
+      ).details?.fields,
+    ).toEqual([{ path: 'patch.1.path', message: 'path does not exist' }]);
     expect(failure(() => applyPatch(doc, parsePatch([{ op: 'add', path: '/list/5', value: 1 }], none))).status).toBe(400);
     expect(failure(() => applyPatch(doc, parsePatch([{ op: 'move', from: '/a', path: '/a/c' }], none))).status).toBe(400);
     expect(failure(() => applyPatch(doc, parsePatch([{ op: 'add', path: '/list/01', value: 1 }], none))).status).toBe(400);
@@ -39,8 +52,20 @@ describe('JSON Patch (RFC 6902)', () => {
   });
 
   it('refuses malformed operations with their paths', () => {
-    const error = failure(() => parsePatch([{ op: 'add', path: 'x' }, { op: 'copy', path: '/a' }, 'nope', { op: 'replace', path: '/id', value: 1 }, { op: 'add', path: '/a/~2' , value: 1 }], (field) => field === 'id'));
-    expect((error.details?.fields as { path: string }[]).map((f) => f.path)).toEqual(['patch.0.path', 'patch.0.value', 'patch.1.from', 'patch.2', 'patch.3.path', 'patch.4.path']);
+    const error = failure(() =>
+      parsePatch(
+        [{ op: 'add', path: 'x' }, { op: 'copy', path: '/a' }, 'nope', { op: 'replace', path: '/id', value: 1 }, { op: 'add', path: '/a/~2', value: 1 }],
+        (field) => field === 'id',
+      ),
+    );
+    expect((error.details?.fields as { path: string }[]).map((f) => f.path)).toEqual([
+      'patch.0.path',
+      'patch.0.value',
+      'patch.1.from',
+      'patch.2',
+      'patch.3.path',
+      'patch.4.path',
+    ]);
     expect(failure(() => parsePatch({ op: 'add' }, none)).details?.fields).toEqual([{ path: 'patch', message: 'Expected an array' }]);
   });
 });

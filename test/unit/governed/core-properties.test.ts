@@ -27,8 +27,15 @@ describe('properties', () => {
       fc.asyncProperty(fc.jsonValue({ maxDepth: 3 }), fc.boolean(), async (body, asPatch) => {
         const before = await service.get(wsCtx(), created.data.id);
         const payload = asPatch ? { expectedVersion: before.meta.version, patch: body } : body;
-        for (const attempt of [() => service.create(wsCtx(), body as never), () => service.update(wsCtx(), created.data.id, payload as never), () => service.rollback(wsCtx(), created.data.id, body as never)]) {
-          const outcome = await attempt().then(() => 'ok', (error: unknown) => error);
+        for (const attempt of [
+          () => service.create(wsCtx(), body as never),
+          () => service.update(wsCtx(), created.data.id, payload as never),
+          () => service.rollback(wsCtx(), created.data.id, body as never),
+        ]) {
+          const outcome = await attempt().then(
+            () => 'ok',
+            (error: unknown) => error,
+          );
           if (outcome !== 'ok') {
             expect(outcome).toBeInstanceOf(CellgateError);
             expect((outcome as CellgateError).status).toBeLessThan(500);

@@ -4,8 +4,12 @@ import { createGovernedService, defineEntity, memoryStorage, type Actor } from '
 
 const Task = defineEntity({
   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
-  name: 'Task', key: 'work.task', version: '1.0.0', description: 'A to-do item',
-  scope: 'workspace-shared', governance_tier: 'tier-2',
+  name: 'Task',
+  key: 'work.task',
+  version: '1.0.0',
+  description: 'A to-do item',
+  scope: 'workspace-shared',
+  governance_tier: 'tier-2',
   permissions: { view: ['member'], edit: ['member'], admin: ['owner'] },
   fields: { title: { type: 'string' }, done: { type: 'boolean' } },
 });
@@ -21,7 +25,14 @@ describe('completeTask', () => {
     const storage = memoryStorage();
     const tasks = createGovernedService({ entity: Task, storage });
     await storage.migrate([tasks.model]);
-    const actor: Actor = { id: 'u-1', type: 'user', tenantId: 't-1', roles: [], workspaces: { 'd4c1a3f2-9b8e-4c7d-a6b5-1e2f3a4b5c6d': ['owner'] }, permissions: ['audit:read'] };
+    const actor: Actor = {
+      id: 'u-1',
+      type: 'user',
+      tenantId: 't-1',
+      roles: [],
+      workspaces: { 'd4c1a3f2-9b8e-4c7d-a6b5-1e2f3a4b5c6d': ['owner'] },
+      permissions: ['audit:read'],
+    };
     const context = { actor, scope: { workspaceId: 'd4c1a3f2-9b8e-4c7d-a6b5-1e2f3a4b5c6d' } };
     const created = await tasks.create(context, { title: 'Write tests', done: false });
 

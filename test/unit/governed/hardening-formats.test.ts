@@ -10,7 +10,9 @@ import { defineEntity, type EntityDocumentInput, createListQueryParser } from 'c
 import { isEmail, isUrl, isUuid, jsonValueProblem, normalizeDateTime } from '../../../src/governed/codec.ts';
 import { MAX_EMAIL_LENGTH, MAX_URL_LENGTH } from '../../../src/limits.ts';
 
-const invoice = defineEntity(JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput);
+const invoice = defineEntity(
+  JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput,
+);
 const parse = createListQueryParser(invoice);
 const initialTz = process.env.TZ;
 afterEach(() => {
@@ -39,7 +41,28 @@ describe.each(['UTC', 'America/New_York', 'Asia/Kolkata'])('normalizeDateTime un
 
   it('refuses impossible or malformed values instead of rolling them over', () => {
     process.env.TZ = zone;
-    for (const input of ['2026-02-30', '2026-02-29T00:00:00Z', '1900-02-29', '2026-04-31T00:00:00Z', '2026-00-10', '2026-13-01', '2026-01-00', '2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2026-01-01T23:59:60Z', '2026-01-01T10:00:00+24:00', '2026-01-01T10:00:00+01:60', '2026-01-01T10:00Z', '2026-01-01T10:00:00+0100', '2026-1-01', ' 2026-01-01', '2026-01-01T10:00:00.Z', '9999-12-31T23:00:00-02:00', 'yesterday', '']) {
+    for (const input of [
+      '2026-02-30',
+      '2026-02-29T00:00:00Z',
+      '1900-02-29',
+      '2026-04-31T00:00:00Z',
+      '2026-00-10',
+      '2026-13-01',
+      '2026-01-00',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T23:60:00Z',
+      '2026-01-01T23:59:60Z',
+      '2026-01-01T10:00:00+24:00',
+      '2026-01-01T10:00:00+01:60',
+      '2026-01-01T10:00Z',
+      '2026-01-01T10:00:00+0100',
+      '2026-1-01',
+      ' 2026-01-01',
+      '2026-01-01T10:00:00.Z',
+      '9999-12-31T23:00:00-02:00',
+      'yesterday',
+      '',
+    ]) {
       expect(normalizeDateTime(input), input).toBeNull();
       expect(() => parse(new URLSearchParams({ 'dueDate[after]': input })), input).toThrow();
     }

@@ -42,9 +42,18 @@ describe('HS256 secret', () => {
 
   it('refuses an expired token and one not valid yet', async () => {
     const key = new TextEncoder().encode(secret);
-    const expired = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(key);
+    const expired = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sub)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(key);
     expect((await refusal(authenticate(req(expired)))).message).toBe('Token has expired.');
-    const future = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setNotBefore(Math.floor(Date.now() / 1000) + 600).setExpirationTime('1h').sign(key);
+    const future = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sub)
+      .setNotBefore(Math.floor(Date.now() / 1000) + 600)
+      .setExpirationTime('1h')
+      .sign(key);
     expect((await refusal(authenticate(req(future)))).message).toBe('Token is not valid yet.');
   });
 
@@ -56,7 +65,11 @@ describe('HS256 secret', () => {
 
   it('honours clockTolerance for a token expired seconds ago', async () => {
     const key = new TextEncoder().encode(secret);
-    const justExpired = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime(Math.floor(Date.now() / 1000) - 20).sign(key);
+    const justExpired = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sub)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 20)
+      .sign(key);
     await refusal(authenticate(req(justExpired)));
     const tolerant = createAuthenticator({ secret, clockTolerance: 60 });
     expect((await tolerant(req(justExpired))).id).toBe(sub);
@@ -109,7 +122,11 @@ describe('public keys', () => {
   let server: Server;
   let jwksUrl: string;
   const rs = (payload: Record<string, unknown> = claims, kid?: string) =>
-    new SignJWT(payload).setProtectedHeader({ alg: 'RS256', ...(kid ? { kid } : {}) }).setSubject(sub).setExpirationTime('5m').sign(keys.privateKey);
+    new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', ...(kid ? { kid } : {}) })
+      .setSubject(sub)
+      .setExpirationTime('5m')
+      .sign(keys.privateKey);
 
   beforeAll(async () => {
     keys = await generateKeyPair('RS256', { extractable: true });

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defineEntity, type EntityDocumentInput, CellgateError, createListQueryParser } from 'cellgate';
 
-const invoice = defineEntity(JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput);
+const invoice = defineEntity(
+  JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput,
+);
 const parse = createListQueryParser(invoice);
 const q = (query: string) => parse(new URLSearchParams(query));
 

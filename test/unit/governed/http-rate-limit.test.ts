@@ -42,7 +42,11 @@ describe('createRateLimiter', () => {
 
   it('uses a custom store and key', async () => {
     const seen: string[] = [];
-    const limit = createRateLimiter({ limit: 5, key: (a) => `tenant:${a.tenantId}`, store: { consume: (key) => (seen.push(key), { allowed: true, retryAfterMs: 0 }) } });
+    const limit = createRateLimiter({
+      limit: 5,
+      key: (a) => `tenant:${a.tenantId}`,
+      store: { consume: (key) => (seen.push(key), { allowed: true, retryAfterMs: 0 }) },
+    });
     await limit(actor('a'), request);
     expect(seen).toEqual(['tenant:t1']);
   });

@@ -56,11 +56,20 @@ describe('one compiled router', () => {
     const governed = await api();
     const bearer = `Bearer ${await token(['admin'])}`;
     const created = await governed(
-      new Request(`http://h/v1/workspaces/${WS}/thing9s`, { method: 'POST', headers: { authorization: bearer, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'A', email: 'a@b.example', status: 'lead' }) }),
+      new Request(`http://h/v1/workspaces/${WS}/thing9s`, {
+        method: 'POST',
+        headers: { authorization: bearer, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'A', email: 'a@b.example', status: 'lead' }),
+      }),
     );
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { data: { id: string } }).data.id;
-    for (const path of [`/v1/workspaces/${WS}/thing9s?status=lead&sortBy=name`, `/v1/workspaces/${WS}/thing9s/${id}`, `/v1/workspaces/${WS}/thing0s`, '/v1/audit?limit=5']) {
+    for (const path of [
+      `/v1/workspaces/${WS}/thing9s?status=lead&sortBy=name`,
+      `/v1/workspaces/${WS}/thing9s/${id}`,
+      `/v1/workspaces/${WS}/thing0s`,
+      '/v1/audit?limit=5',
+    ]) {
       const request = new Request(`http://h${path}`, { headers: { authorization: bearer } });
       const { result, urls, searchParams } = await countParses(() => governed(request));
       expect(result.status, path).toBe(200);
@@ -84,9 +93,22 @@ describe('order of work', () => {
     const viewer = await token(['viewer']);
     // Fetch level: the body stream never yields and never closes.
     let pulled = false;
-    const body = new ReadableStream({ pull: () => { pulled = true; return new Promise<void>(() => undefined); } }, { highWaterMark: 0 });
+    const body = new ReadableStream(
+      {
+        pull: () => {
+          pulled = true;
+          return new Promise<void>(() => undefined);
+        },
+      },
+      { highWaterMark: 0 },
+    );
     const answer = await governed(
-      new Request(`http://h/v1/workspaces/${WS}/thing1s/${ACTOR}`, { method: 'PATCH', headers: { authorization: `Bearer ${viewer}`, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit),
+      new Request(`http://h/v1/workspaces/${WS}/thing1s/${ACTOR}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${viewer}`, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
     );
     expect(answer.status).toBe(403);
     expect(((await answer.json()) as { error: string }).error).toBe('FORBIDDEN');
@@ -97,11 +119,20 @@ describe('order of work', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'PATCH', path: `/v1/workspaces/${WS}/thing1s/${ACTOR}`, headers: { authorization: `Bearer ${viewer}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'PATCH',
+          path: `/v1/workspaces/${WS}/thing1s/${ACTOR}`,
+          headers: { authorization: `Bearer ${viewer}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
       req.on('error', (error) => (error.message.includes('socket hang up') ? undefined : reject(error)));
       req.write('{"expectedVersion": 1, "name": "');
       setTimeout(() => reject(new Error('no answer while the body was still open')), 5000).unref();

@@ -5,7 +5,10 @@ const post = (body: BodyInit | null, headers: Record<string, string> = { 'conten
   new Request('http://localhost/x', { method: 'POST', body, headers });
 
 async function failure(promise: Promise<unknown>): Promise<CellgateError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CellgateError);
   return error as CellgateError;
 }

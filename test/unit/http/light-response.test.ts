@@ -18,7 +18,14 @@ describe('light responses', () => {
     expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
     expect(jsonResponse({}, 404).ok).toBe(false);
     // Reading status and headers does not build the real Response.
-    expect(lightResponseParts(response)).toEqual({ status: 201, headers: [['content-type', JSON_CONTENT_TYPE], ['x-content-type-options', 'nosniff']], body: '{"a":1,"s":"é"}' });
+    expect(lightResponseParts(response)).toEqual({
+      status: 201,
+      headers: [
+        ['content-type', JSON_CONTENT_TYPE],
+        ['x-content-type-options', 'nosniff'],
+      ],
+      body: '{"a":1,"s":"é"}',
+    });
   });
 
   it('text(), json(), arrayBuffer() and blob() behave like a real Response', async () => {
@@ -124,7 +131,7 @@ describe('light responses', () => {
     expect(bufferedBody(answer())).toBe(bytes);
   });
 
-  it('use a replaced global Response (a host\'s lightweight one), with plain-object headers when it can', async () => {
+  it("use a replaced global Response (a host's lightweight one), with plain-object headers when it can", async () => {
     const Native = globalThis.Response;
     const inits: unknown[] = [];
     class HostResponse extends Native {
@@ -142,14 +149,21 @@ describe('light responses', () => {
       const cached = cachedJson(() => ({ b: 'é' }))();
       expect(cached).toBeInstanceOf(HostResponse);
       await expect(cached.json()).resolves.toEqual({ b: 'é' });
-      const cookies = lightResponse('x', 200, [['set-cookie', 'a=1'], ['set-cookie', 'b=2']]);
+      const cookies = lightResponse('x', 200, [
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+      ]);
       expect(cookies.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     } finally {
       globalThis.Response = Native;
     }
     expect(inits[0]).toBeInstanceOf(Headers); // extra headers: a Headers object, passed on as it is
     expect(inits[1]).toEqual({ 'content-type': JSON_CONTENT_TYPE, 'x-content-type-options': 'nosniff' }); // a list without repeats: a plain object
-    expect(inits[2]).toEqual([['set-cookie', 'a=1'], ['set-cookie', 'b=2'], ['x-content-type-options', 'nosniff']]); // repeats: the list
+    expect(inits[2]).toEqual([
+      ['set-cookie', 'a=1'],
+      ['set-cookie', 'b=2'],
+      ['x-content-type-options', 'nosniff'],
+    ]); // repeats: the list
   });
 
   it('bufferedBody gives the text without building the real Response', () => {

@@ -32,7 +32,11 @@ function failingStorage(): StorageDriver {
 async function stderrOf(fn: () => Promise<void>): Promise<string[]> {
   const lines: string[] = [];
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    lines.push(...String(chunk).split('\n').filter((line) => line !== ''));
+    lines.push(
+      ...String(chunk)
+        .split('\n')
+        .filter((line) => line !== ''),
+    );
     return true;
   }) as typeof process.stderr.write);
   try {
@@ -43,7 +47,9 @@ async function stderrOf(fn: () => Promise<void>): Promise<string[]> {
   return lines;
 }
 
-async function createCustomer(handler: (request: Request) => Promise<Response>): Promise<{ status: number; body: Record<string, any>; header: string | null; text: string }> {
+async function createCustomer(
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ status: number; body: Record<string, any>; header: string | null; text: string }> {
   const token = await mint({ roles: ['admin'] });
   const response = await handler(
     new Request(`http://test.local${paths.customers()}`, {
@@ -93,7 +99,13 @@ describe('unexpected failures: governed handler', () => {
     expect(lines).toEqual([]);
     expect(answer.status).toBe(500);
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 50, correlationId: answer.header, method: 'POST', path: paths.customers(), err: { type: 'TypeError', message: 'disk on fire (secret-ish detail)' } });
+    expect(logged[0]).toMatchObject({
+      level: 50,
+      correlationId: answer.header,
+      method: 'POST',
+      path: paths.customers(),
+      err: { type: 'TypeError', message: 'disk on fire (secret-ish detail)' },
+    });
     expect(logged[0]!.err.stack).toContain('disk on fire');
 
     // The same logger receives the write entries of a working resource at info (no field values).
@@ -106,7 +118,12 @@ describe('unexpected failures: governed handler', () => {
 
   it('onError replaces the default: the hook sees the error, stderr stays empty', async () => {
     const seen: unknown[] = [];
-    const resource = createGovernedResource({ entity: customerEntity, storage: failingStorage(), auth: { secret: SECRET }, onError: (error) => seen.push(error) });
+    const resource = createGovernedResource({
+      entity: customerEntity,
+      storage: failingStorage(),
+      auth: { secret: SECRET },
+      onError: (error) => seen.push(error),
+    });
     const lines = await stderrOf(async () => {
       expect((await createCustomer(resource)).status).toBe(500);
     });
@@ -116,13 +133,27 @@ describe('unexpected failures: governed handler', () => {
   });
 
   it('a throwing logger does not change the answer', async () => {
-    const broken: Logger = { error: () => { throw new Error('logger down'); }, warn: () => undefined, info: () => undefined, debug: () => undefined };
+    const broken: Logger = {
+      error: () => {
+        throw new Error('logger down');
+      },
+      warn: () => undefined,
+      info: () => undefined,
+      debug: () => undefined,
+    };
     const resource = createGovernedResource({ entity: customerEntity, storage: failingStorage(), auth: { secret: SECRET }, logger: broken });
     expect((await createCustomer(resource)).body.error).toBe('INTERNAL_ERROR');
   });
 
   it('refuses a logger that is neither a logger nor a function', () => {
-    expect(() => createGovernedResource({ entity: customerEntity, storage: memoryStorage(), auth: { secret: SECRET }, logger: { error: () => undefined } as unknown as Logger })).toThrow(/logger/);
+    expect(() =>
+      createGovernedResource({
+        entity: customerEntity,
+        storage: memoryStorage(),
+        auth: { secret: SECRET },
+        logger: { error: () => undefined } as unknown as Logger,
+      }),
+    ).toThrow(/logger/);
   });
 });
 
@@ -157,14 +188,18 @@ describe('unexpected failures: contract handler', () => {
       expect((await handler(new Request('http://test.local/api/docs/assets/swagger-ui.css'))).status).toBe(500);
     });
     expect(lines).toEqual([]);
-    expect(logged).toEqual([expect.objectContaining({ level: 50, err: expect.objectContaining({ type: 'RangeError', stack: expect.stringContaining('asset disk gone') }) })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 50, err: expect.objectContaining({ type: 'RangeError', stack: expect.stringContaining('asset disk gone') }) }),
+    ]);
     expect(() => createContractHandler({ logger: console.log as unknown as Logger })).toThrow(/options\.logger/);
   });
 });
 
 describe('unexpected failures: adapter last resort', () => {
   it('a handler that throws past its own choke point is logged by the node adapter (default: stderr)', async () => {
-    const throwing = Object.assign(async () => Promise.reject(new Error('handler exploded')), { match: async () => Promise.reject(new Error('handler exploded')) });
+    const throwing = Object.assign(async () => Promise.reject(new Error('handler exploded')), {
+      match: async () => Promise.reject(new Error('handler exploded')),
+    });
     const { createServer } = await import('node:http');
     const server = createServer(toNodeHandler(throwing));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -177,7 +212,9 @@ describe('unexpected failures: adapter last resort', () => {
       });
       expect(response.status).toBe(500);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(lines.map((line) => JSON.parse(line) as Record<string, any>)).toEqual([expect.objectContaining({ path: '/anything', err: expect.objectContaining({ message: 'handler exploded' }) })]);
+      expect(lines.map((line) => JSON.parse(line) as Record<string, any>)).toEqual([
+        expect.objectContaining({ path: '/anything', err: expect.objectContaining({ message: 'handler exploded' }) }),
+      ]);
     } finally {
       server.closeAllConnections();
       await new Promise((done) => server.close(done));
@@ -201,4 +238,3 @@ describe('stderrJsonLogger', () => {
     expect(second.err.message).toMatch(/more characters\)$/);
   });
 });
-

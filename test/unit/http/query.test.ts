@@ -4,7 +4,11 @@ import { searchParamsOf } from '../../../src/http/query.ts';
 
 describe('searchParamsOf', () => {
   it('reads the query without the fragment, and an empty one without a query', () => {
-    expect([...searchParamsOf('http://h/x?a=1&a=2&b=%C3%A9#c=3')]).toEqual([['a', '1'], ['a', '2'], ['b', 'é']]);
+    expect([...searchParamsOf('http://h/x?a=1&a=2&b=%C3%A9#c=3')]).toEqual([
+      ['a', '1'],
+      ['a', '2'],
+      ['b', 'é'],
+    ]);
     expect([...searchParamsOf('http://h/x')]).toEqual([]);
     expect([...searchParamsOf('http://h/x#?a=1')]).toEqual([]);
   });

@@ -50,7 +50,12 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
       new Request('http://127.0.0.1/mcp', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
       }),
     );
     expect(mcp.status).toBe(200);
@@ -59,7 +64,11 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
     await customers.migrate();
     const token = await mint({ roles: ['admin'] });
     const created = await customers(
-      new Request(`http://127.0.0.1${paths.customers()}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(customer()) }),
+      new Request(`http://127.0.0.1${paths.customers()}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(customer()),
+      }),
     );
     expect(created.status).toBe(201);
     expect(nosniff(created)).toBe('nosniff');

@@ -12,7 +12,9 @@ export const collectionPrimitives = [
     props: z.strictObject({
       entity: prop.entity,
       columns: z
-        .array(z.strictObject({ field: prop.field, label: z.string().optional(), sortable: z.boolean().optional(), width: z.number().int().positive().optional() }))
+        .array(
+          z.strictObject({ field: prop.field, label: z.string().optional(), sortable: z.boolean().optional(), width: z.number().int().positive().optional() }),
+        )
         .min(1),
       pageSize: z.number().int().min(1).max(100).optional(),
       selectable: z.boolean().optional(),
@@ -22,7 +24,12 @@ export const collectionPrimitives = [
       {
         name: 'customers-table',
         description: 'Customers with sortable name and status columns, 25 rows per page.',
-        props: { entity: 'customer', columns: [{ field: 'name', sortable: true }, { field: 'email' }, { field: 'status', label: 'Status', sortable: true }], pageSize: 25, selectable: true },
+        props: {
+          entity: 'customer',
+          columns: [{ field: 'name', sortable: true }, { field: 'email' }, { field: 'status', label: 'Status', sortable: true }],
+          pageSize: 25,
+          selectable: true,
+        },
       },
     ],
   }),
@@ -39,7 +46,13 @@ export const collectionPrimitives = [
       fields: z.array(prop.field).optional(),
       columns: z.number().int().min(1).max(6).optional(),
     }),
-    examples: [{ name: 'product-cards', description: 'Products as three cards per row.', props: { entity: 'product', titleField: 'name', subtitleField: 'sku', fields: ['price'], columns: 3 } }],
+    examples: [
+      {
+        name: 'product-cards',
+        description: 'Products as three cards per row.',
+        props: { entity: 'product', titleField: 'name', subtitleField: 'sku', fields: ['price'], columns: 3 },
+      },
+    ],
   }),
   corePrimitive({
     key: 'pagination',
@@ -62,11 +75,29 @@ export const collectionPrimitives = [
     bestFor: ['Narrowing a list by status, date range or owner', 'Free-text search over a few fields'],
     props: z.strictObject({
       filters: z
-        .array(z.strictObject({ field: prop.field, label: z.string().optional(), operator: z.enum(['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt']).optional() }))
+        .array(
+          z.strictObject({
+            field: prop.field,
+            label: z.string().optional(),
+            operator: z.enum(['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt']).optional(),
+          }),
+        )
         .min(1),
       searchPlaceholder: z.string().optional(),
     }),
-    examples: [{ name: 'invoice-filters', description: 'Filter invoices by status and due date, with search.', props: { filters: [{ field: 'status', operator: 'in' }, { field: 'due_date', label: 'Due', operator: 'between' }], searchPlaceholder: 'Search invoices' } }],
+    examples: [
+      {
+        name: 'invoice-filters',
+        description: 'Filter invoices by status and due date, with search.',
+        props: {
+          filters: [
+            { field: 'status', operator: 'in' },
+            { field: 'due_date', label: 'Due', operator: 'between' },
+          ],
+          searchPlaceholder: 'Search invoices',
+        },
+      },
+    ],
   }),
   corePrimitive({
     key: 'bulk-command-bar',
@@ -74,6 +105,18 @@ export const collectionPrimitives = [
     description: 'Bar that appears while records are selected and offers commands applying to the whole selection.',
     bestFor: ['Archiving, assigning or exporting several records at once'],
     props: z.strictObject({ actions: z.array(prop.action).min(1), selectedCount: z.number().int().min(0).optional() }),
-    examples: [{ name: 'archive-selected', description: 'Archive or export the selected records.', props: { actions: [{ key: 'archive', label: 'Archive', variant: 'danger' }, { key: 'export', label: 'Export CSV', capability: 'export_csv' }], selectedCount: 3 } }],
+    examples: [
+      {
+        name: 'archive-selected',
+        description: 'Archive or export the selected records.',
+        props: {
+          actions: [
+            { key: 'archive', label: 'Archive', variant: 'danger' },
+            { key: 'export', label: 'Export CSV', capability: 'export_csv' },
+          ],
+          selectedCount: 3,
+        },
+      },
+    ],
   }),
 ];

@@ -16,7 +16,13 @@ export const displayPrimitives = [
       trend: z.enum(['up', 'down', 'flat']).optional(),
       tone: prop.tone.optional(),
     }),
-    examples: [{ name: 'revenue', description: 'Monthly revenue up 12 %.', props: { label: 'Revenue this month', value: 48200, format: 'currency', delta: 12, trend: 'up', tone: 'success' } }],
+    examples: [
+      {
+        name: 'revenue',
+        description: 'Monthly revenue up 12 %.',
+        props: { label: 'Revenue this month', value: 48200, format: 'currency', delta: 12, trend: 'up', tone: 'success' },
+      },
+    ],
   }),
   corePrimitive({
     key: 'badge',
@@ -37,7 +43,13 @@ export const displayPrimitives = [
       order: z.enum(['newest-first', 'oldest-first']).optional(),
       limit: z.number().int().min(1).max(100).optional(),
     }),
-    examples: [{ name: 'invoice-history', description: 'The latest ten changes of an invoice.', props: { entity: 'invoice', eventTypes: ['entity.created', 'entity.updated'], order: 'newest-first', limit: 10 } }],
+    examples: [
+      {
+        name: 'invoice-history',
+        description: 'The latest ten changes of an invoice.',
+        props: { entity: 'invoice', eventTypes: ['entity.created', 'entity.updated'], order: 'newest-first', limit: 10 },
+      },
+    ],
   }),
   corePrimitive({
     key: 'detail-field',
@@ -50,6 +62,8 @@ export const displayPrimitives = [
       display: z.enum(['text', 'number', 'currency', 'date', 'datetime', 'boolean', 'badge', 'email', 'url', 'entity-link']).optional(),
       emptyLabel: z.string().optional(),
     }),
-    examples: [{ name: 'amount', description: 'An amount shown as currency.', props: { field: 'amount', label: 'Amount', display: 'currency', emptyLabel: '—' } }],
+    examples: [
+      { name: 'amount', description: 'An amount shown as currency.', props: { field: 'amount', label: 'Amount', display: 'currency', emptyLabel: '—' } },
+    ],
   }),
 ];

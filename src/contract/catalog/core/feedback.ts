@@ -24,7 +24,18 @@ export const feedbackPrimitives = [
       cancelLabel: z.string().optional(),
       destructive: z.boolean().optional(),
     }),
-    examples: [{ name: 'delete-customer', description: 'Confirm deleting a customer.', props: { title: 'Delete customer?', message: 'The customer and its history will be hidden from every list.', confirmLabel: 'Delete', destructive: true } }],
+    examples: [
+      {
+        name: 'delete-customer',
+        description: 'Confirm deleting a customer.',
+        props: {
+          title: 'Delete customer?',
+          message: 'The customer and its history will be hidden from every list.',
+          confirmLabel: 'Delete',
+          destructive: true,
+        },
+      },
+    ],
   }),
   corePrimitive({
     key: 'empty-state',
@@ -32,6 +43,12 @@ export const feedbackPrimitives = [
     description: 'Placeholder shown when a collection has no records yet, explaining why and offering the next step.',
     bestFor: ['First use of a list', 'Searches and filters that match nothing'],
     props: z.strictObject({ title: prop.text, description: z.string().optional(), actionLabel: z.string().optional(), actionPageKey: z.string().optional() }),
-    examples: [{ name: 'no-invoices', description: 'No invoices yet, with a link to create one.', props: { title: 'No invoices yet', description: 'Invoices you create appear here.', actionLabel: 'New invoice', actionPageKey: 'invoice_create' } }],
+    examples: [
+      {
+        name: 'no-invoices',
+        description: 'No invoices yet, with a link to create one.',
+        props: { title: 'No invoices yet', description: 'Invoices you create appear here.', actionLabel: 'New invoice', actionPageKey: 'invoice_create' },
+      },
+    ],
   }),
 ];

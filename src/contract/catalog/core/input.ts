@@ -46,7 +46,21 @@ export const inputPrimitives = [
       multiple: z.boolean().optional(),
       placeholder: z.string().optional(),
     }),
-    examples: [{ name: 'status', description: 'The status of an invoice.', props: { name: 'status', label: 'Status', options: [{ value: 'draft', label: 'Draft' }, { value: 'sent', label: 'Sent' }, { value: 'paid', label: 'Paid' }] } }],
+    examples: [
+      {
+        name: 'status',
+        description: 'The status of an invoice.',
+        props: {
+          name: 'status',
+          label: 'Status',
+          options: [
+            { value: 'draft', label: 'Draft' },
+            { value: 'sent', label: 'Sent' },
+            { value: 'paid', label: 'Paid' },
+          ],
+        },
+      },
+    ],
   }),
   corePrimitive({
     key: 'checkbox',
@@ -54,7 +68,13 @@ export const inputPrimitives = [
     description: 'A tick box for one yes/no value; the control for every boolean field.',
     bestFor: ['Boolean fields', 'Consent and opt-in questions'],
     props: z.strictObject({ name: prop.name, label: prop.text, defaultChecked: z.boolean().optional() }),
-    examples: [{ name: 'newsletter', description: 'Opt in to the newsletter, unticked by default.', props: { name: 'newsletter', label: 'Send me the newsletter', defaultChecked: false } }],
+    examples: [
+      {
+        name: 'newsletter',
+        description: 'Opt in to the newsletter, unticked by default.',
+        props: { name: 'newsletter', label: 'Send me the newsletter', defaultChecked: false },
+      },
+    ],
   }),
   corePrimitive({
     key: 'radio-group',
@@ -68,7 +88,22 @@ export const inputPrimitives = [
       options: z.array(prop.option).min(2),
       orientation: z.enum(['horizontal', 'vertical']).optional(),
     }),
-    examples: [{ name: 'priority', description: 'Ticket priority laid out in a row.', props: { name: 'priority', label: 'Priority', options: [{ value: 'low', label: 'Low' }, { value: 'normal', label: 'Normal' }, { value: 'high', label: 'High' }], orientation: 'horizontal' } }],
+    examples: [
+      {
+        name: 'priority',
+        description: 'Ticket priority laid out in a row.',
+        props: {
+          name: 'priority',
+          label: 'Priority',
+          options: [
+            { value: 'low', label: 'Low' },
+            { value: 'normal', label: 'Normal' },
+            { value: 'high', label: 'High' },
+          ],
+          orientation: 'horizontal',
+        },
+      },
+    ],
   }),
   corePrimitive({
     key: 'date-input',
@@ -96,6 +131,12 @@ export const inputPrimitives = [
       displayField: prop.field.optional(),
       multiple: z.boolean().optional(),
     }),
-    examples: [{ name: 'invoice-customer', description: 'The customer an invoice belongs to, shown by name.', props: { name: 'customer_id', label: 'Customer', entity: 'customer', displayField: 'name' } }],
+    examples: [
+      {
+        name: 'invoice-customer',
+        description: 'The customer an invoice belongs to, shown by name.',
+        props: { name: 'customer_id', label: 'Customer', entity: 'customer', displayField: 'name' },
+      },
+    ],
   }),
 ];

@@ -15,7 +15,13 @@ export const pagePrimitives = [
       filters: z.array(prop.field).optional(),
       createPageKey: z.string().optional(),
     }),
-    examples: [{ name: 'invoices', description: 'Invoices with status and amount columns.', props: { entity: 'invoice', title: 'Invoices', columns: ['number', 'status', 'amount'], filters: ['status'], createPageKey: 'invoice_create' } }],
+    examples: [
+      {
+        name: 'invoices',
+        description: 'Invoices with status and amount columns.',
+        props: { entity: 'invoice', title: 'Invoices', columns: ['number', 'status', 'amount'], filters: ['status'], createPageKey: 'invoice_create' },
+      },
+    ],
   }),
   corePrimitive({
     key: 'detail-page',
@@ -28,7 +34,13 @@ export const pagePrimitives = [
       tabs: z.array(prop.tab).optional(),
       sections: z.array(z.strictObject({ title: prop.text, fields: z.array(prop.field).min(1) })).optional(),
     }),
-    examples: [{ name: 'customer', description: 'A customer titled by name with one section.', props: { entity: 'customer', titleField: 'name', sections: [{ title: 'Contact', fields: ['email', 'status'] }] } }],
+    examples: [
+      {
+        name: 'customer',
+        description: 'A customer titled by name with one section.',
+        props: { entity: 'customer', titleField: 'name', sections: [{ title: 'Contact', fields: ['email', 'status'] }] },
+      },
+    ],
   }),
   corePrimitive({
     key: 'dashboard-page',
@@ -38,8 +50,31 @@ export const pagePrimitives = [
     props: z.strictObject({
       title: z.string().optional(),
       columns: z.number().int().min(1).max(6).optional(),
-      widgets: z.array(z.strictObject({ key: z.string().min(1), primitive: z.string().min(1), title: z.string().optional(), span: z.number().int().min(1).max(6).optional() })).min(1),
+      widgets: z
+        .array(
+          z.strictObject({
+            key: z.string().min(1),
+            primitive: z.string().min(1),
+            title: z.string().optional(),
+            span: z.number().int().min(1).max(6).optional(),
+          }),
+        )
+        .min(1),
     }),
-    examples: [{ name: 'crm-overview', description: 'Two key figures and recent activity.', props: { title: 'Dashboard', columns: 3, widgets: [{ key: 'open_invoices', primitive: 'stat-card' }, { key: 'customers', primitive: 'stat-card' }, { key: 'activity', primitive: 'timeline', span: 3 }] } }],
+    examples: [
+      {
+        name: 'crm-overview',
+        description: 'Two key figures and recent activity.',
+        props: {
+          title: 'Dashboard',
+          columns: 3,
+          widgets: [
+            { key: 'open_invoices', primitive: 'stat-card' },
+            { key: 'customers', primitive: 'stat-card' },
+            { key: 'activity', primitive: 'timeline', span: 3 },
+          ],
+        },
+      },
+    ],
   }),
 ];

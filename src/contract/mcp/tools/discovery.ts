@@ -10,19 +10,13 @@ import {
 import { CAPABILITY_TYPES, PAGE_TYPES } from '../../schema/index.ts';
 import { bullets, defineTool, type ToolAnswer } from '../tool.ts';
 
-const version = z
-  .string()
-  .optional()
-  .describe('Contract version: `latest` (default) or `v1alpha1`; both return the same description.');
+const version = z.string().optional().describe('Contract version: `latest` (default) or `v1alpha1`; both return the same description.');
 
 /**
  * Summary shared by the four description tools, in the public service's wording: a
  * "## <Name> Schema" heading, the version, the root fields and the semantic rules.
  */
-function describeAnswer(
-  data: { name: string; version: string; fields: Array<{ key: string }>; semanticRules: string[] },
-  extra: string[] = [],
-): ToolAnswer {
+function describeAnswer(data: { name: string; version: string; fields: Array<{ key: string }>; semanticRules: string[] }, extra: string[] = []): ToolAnswer {
   const lines = [
     `## ${data.name} Schema`,
     '',

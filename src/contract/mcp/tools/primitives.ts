@@ -70,7 +70,11 @@ export const primitiveTools = [
       const data = await services.validatePrimitiveProps(context, args);
       const summary = data.valid
         ? `Props are valid for primitive "${args.key}".`
-        : [`Props are **invalid** for primitive "${args.key}": ${data.errors.length} error(s).`, '', bullets(data.errors.map((e) => `\`${e.field}\`: ${e.message}`))].join('\n');
+        : [
+            `Props are **invalid** for primitive "${args.key}": ${data.errors.length} error(s).`,
+            '',
+            bullets(data.errors.map((e) => `\`${e.field}\`: ${e.message}`)),
+          ].join('\n');
       return { summary, data };
     },
   }),

@@ -4,7 +4,11 @@ import { BASE_FIELD_KEYS, keyed, repeats } from './helpers.ts';
 import { rule, type Report } from './types.ts';
 
 /** Runs `check` on every input of the capability with the input's path. */
-const eachInput = (id: string, description: string, check: (input: CapabilityInput, at: string, report: Report, known?: ReadonlyMap<string, unknown>) => void) =>
+const eachInput = (
+  id: string,
+  description: string,
+  check: (input: CapabilityInput, at: string, report: Report, known?: ReadonlyMap<string, unknown>) => void,
+) =>
   rule({
     id,
     scope: 'capability',
@@ -65,9 +69,14 @@ export const capabilityRules = [
       report(`${at}.defaultValue`, 'defaultValue must be one of the declared options');
     }
   }),
-  eachInput('capability.entity-input', 'Entity inputs specify the target entity key (an entity of the manifest, when validating a manifest).', (input, at, report, known) => {
-    if (input.type !== 'entity') return;
-    if (input.entity === undefined) report(`${at}.entity`, `Entity input "${input.key}" must specify the target entity key`);
-    else if (known !== undefined && !known.has(input.entity)) report(`${at}.entity`, `Entity input "${input.key}" references unknown entity key: "${input.entity}"`);
-  }),
+  eachInput(
+    'capability.entity-input',
+    'Entity inputs specify the target entity key (an entity of the manifest, when validating a manifest).',
+    (input, at, report, known) => {
+      if (input.type !== 'entity') return;
+      if (input.entity === undefined) report(`${at}.entity`, `Entity input "${input.key}" must specify the target entity key`);
+      else if (known !== undefined && !known.has(input.entity))
+        report(`${at}.entity`, `Entity input "${input.key}" references unknown entity key: "${input.entity}"`);
+    },
+  ),
 ];

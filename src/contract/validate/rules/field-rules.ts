@@ -74,12 +74,9 @@ export const fieldRules = [
   fieldRule('field.max-depth', `Object fields nest at most ${MAX_OBJECT_DEPTH} levels deep.`, ({ field, depth }) =>
     field.type === 'object' && depth >= MAX_OBJECT_DEPTH ? `Object field "${field.key}" exceeds max nesting depth of ${MAX_OBJECT_DEPTH}` : undefined,
   ),
-  fieldRule(
-    'field.not-base',
-    'Field keys do not shadow base entity fields (id, version, createdAt, updatedAt and similar), at any depth.',
-    ({ field }) =>
-      BASE_FIELD_KEYS.has(field.key)
-        ? `Field key "${field.key}" is reserved by the base entity and is automatically injected. Remove it from the manifest.`
-        : undefined,
+  fieldRule('field.not-base', 'Field keys do not shadow base entity fields (id, version, createdAt, updatedAt and similar), at any depth.', ({ field }) =>
+    BASE_FIELD_KEYS.has(field.key)
+      ? `Field key "${field.key}" is reserved by the base entity and is automatically injected. Remove it from the manifest.`
+      : undefined,
   ),
 ];

@@ -16,9 +16,20 @@ export function repeats(values: Iterable<string>): string[] {
 
 /** Field keys maintained by the base entity; a manifest may not declare them (camelCase and snake_case forms). */
 export const BASE_FIELD_KEYS: ReadonlySet<string> = new Set([
-  'id', 'version',
-  'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'deletedAt', 'deletedBy',
-  'created_at', 'created_by', 'updated_at', 'updated_by', 'deleted_at', 'deleted_by',
+  'id',
+  'version',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'updatedBy',
+  'deletedAt',
+  'deletedBy',
+  'created_at',
+  'created_by',
+  'updated_at',
+  'updated_by',
+  'deleted_at',
+  'deleted_by',
 ]);
 
 /** `"a", "b"` → `a, b` for messages listing allowed values. */

@@ -14,8 +14,7 @@ function flatten(items: readonly NavigationItem[]): NavigationItem[] {
   return out;
 }
 
-const pageItems = (items: readonly NavigationItem[]): NavigationPageItem[] =>
-  flatten(items).filter((item): item is NavigationPageItem => item.type === 'page');
+const pageItems = (items: readonly NavigationItem[]): NavigationPageItem[] => flatten(items).filter((item): item is NavigationPageItem => item.type === 'page');
 
 /** Navigation rules, in the order they run. */
 export const navigationRules = [
