@@ -26,6 +26,7 @@ import {
 } from './service-schemas.ts';
 import type { GovernedService, GovernedServiceOptions } from './service-types.ts';
 import { updateOperation } from './service-update.ts';
+import { traceOperation } from '../telemetry/operation-span.ts';
 import type { ConcurrencyOptions, GovernedContext } from './types.ts';
 
 export type * from './service-types.ts';
@@ -83,12 +84,21 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
   const ctx = createServiceContext(options as GovernedServiceOptions, model);
   const listSchema = listParamsSchema(ctx.entity);
   /** Scope, then the inputs beside the body, then access, then the body, then the work: the order of the HTTP edge too. */
-  const call = async <I, O>(operation: ServiceOperation<I, O>, context: GovernedContext, head: () => Omit<I, 'body'>, body?: () => unknown): Promise<O> => {
-    const scope: RecordScope = recordScope(ctx, context);
-    const parsed = head();
-    operation.access(ctx, context, scope, parsed);
-    return operation.run(ctx, context, scope, (body === undefined ? parsed : { ...parsed, body: body() }) as I);
-  };
+  const call = <I, O>(
+    name: string,
+    operation: ServiceOperation<I, O>,
+    context: GovernedContext,
+    head: () => Omit<I, 'body'>,
+    body?: () => unknown,
+  ): Promise<O> =>
+    traceOperation(name, ctx.resourceType, async (traceId) => {
+      // In code there is no traceparent: the operation's span gives the audit record its trace.
+      if (traceId !== undefined && !context.meta?.traceId) context = { ...context, meta: { ...context.meta, traceId } };
+      const scope: RecordScope = recordScope(ctx, context);
+      const parsed = head();
+      operation.access(ctx, context, scope, parsed);
+      return operation.run(ctx, context, scope, (body === undefined ? parsed : { ...parsed, body: body() }) as I);
+    });
   const object = (input: unknown) => () => parseInput(BodyObjectSchema, input, 'body member');
 
   const service: GovernedService = {
@@ -102,6 +112,7 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
 
     create: (context, input, createOptions = {}) =>
       call(
+        'create',
         createOperation,
         context,
         () =>
@@ -110,19 +121,21 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
             : { idempotencyKey: parseInput(IdempotencyKeySchema, createOptions.idempotencyKey, 'header', 'Idempotency-Key') },
         object(input),
       ),
-    get: (context, id, getOptions = {}) => call(getOperation, context, () => ({ id: parseId(id), includeDeleted: getOptions.includeDeleted === true })),
-    list: (context, params = {}) => call(listOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
-    update: (context, id, body, concurrency) => call(updateOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), object(body)),
-    delete: (context, id, concurrency) => call(deleteOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) })),
+    get: (context, id, getOptions = {}) => call('get', getOperation, context, () => ({ id: parseId(id), includeDeleted: getOptions.includeDeleted === true })),
+    list: (context, params = {}) => call('list', listOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
+    update: (context, id, body, concurrency) =>
+      call('update', updateOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), object(body)),
+    delete: (context, id, concurrency) => call('delete', deleteOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) })),
     rollback: (context, id, body, concurrency) =>
       call(
+        'rollback',
         rollbackOperation,
         context,
         () => ({ id: parseId(id), ...concurrencyOf(concurrency) }),
         () => parseInput(RollbackBodySchema, object(body)(), 'body member'),
       ),
     history: (context, params = {}) =>
-      call(historyOperation, context, () => {
+      call('listAudit', historyOperation, context, () => {
         const { resourceId, ...paging } = params;
         return {
           paging: historyPaging(parseInput(HistoryParamsSchema, paging, 'parameter')),
@@ -130,8 +143,8 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
         };
       }),
     versions: (context, id, params = {}) =>
-      call(versionsOperation, context, () => ({ id: parseId(id), paging: historyPaging(parseInput(HistoryParamsSchema, params, 'parameter')) })),
-    getAudit: (context, auditId) => call(auditOperation, context, () => ({ auditId: parseId(auditId, 'Audit record') })),
+      call('versions', versionsOperation, context, () => ({ id: parseId(id), paging: historyPaging(parseInput(HistoryParamsSchema, params, 'parameter')) })),
+    getAudit: (context, auditId) => call('getAudit', auditOperation, context, () => ({ auditId: parseId(auditId, 'Audit record') })),
   };
   CONTEXTS.set(service, ctx);
   // The answers are built from the checked entity, so they have the types its document declares.

@@ -337,9 +337,9 @@ export interface RetentionOperations {
   removeVersionStatesBefore(model: EntityStorageModel, tenantId: string, before: string, limit: number): Promise<RemovedRange>;
   /**
    * Walks up to `limit` outbox events of the tenant in feed order after `after`, stopping at the
-   * first that occurred at or after `before`, and removes those fanned out whose deliveries are
-   * all delivered, with those deliveries. Events not yet fanned out, and events with a pending or
-   * dead delivery, stay.
+   * first that occurred at or after `before`, and removes those without a pending or dead
+   * delivery (fanned out or not), with their deliveries. Events with a pending or dead delivery
+   * stay.
    */
   trimOutbox(tenantId: string, before: string, limit: number, after: string | null): Promise<OutboxTrim>;
   /** Soft-deleted records of `model` in the tenant deleted before `before`, oldest deletion first, at most `limit`. */

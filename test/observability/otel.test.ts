@@ -20,6 +20,7 @@ import { composeHandlers, createContractHandler, createGovernedApi, memoryStorag
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cast, customer, demoEntity, ids, paths, SECRET, send, serve } from '../governed/support.ts';
 import { currentTracing, remoteParentOf } from '../../src/telemetry/otel-globals.ts';
+import { customerInput, setup, wsCtx } from '../unit/governed/core-fixtures.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_SPAN_ID = '00f067aa0ba902b7';
@@ -151,6 +152,29 @@ describe('with the SDK registered', () => {
     expect(everything).not.toContain(SECRET_VALUE);
     expect(everything).not.toContain('zorblax@secret.example');
     expect(everything).not.toContain(id);
+  });
+
+  it('makes one span per operation called in code, and the audit record carries its trace id', async () => {
+    const { service, storage } = await setup();
+    // No request metadata (the fixture's carries a trace id of its own, which would win).
+    const ctx = { ...wsCtx(), meta: undefined };
+    const created = await service.create(ctx, customerInput);
+    await service.update(ctx, created.data.id, { expectedVersion: 1, status: 'active' });
+    await expect(service.update(ctx, created.data.id, { expectedVersion: 1, status: 'lead' })).rejects.toThrow();
+    await service.list(ctx);
+    const summary = finished().map((span) => {
+      const a = attributesOf(span);
+      return [span.name, span.kind, a['cellgate.operation'], a['cellgate.resource.type'], a['cellgate.outcome'], a['cellgate.record.version']];
+    });
+    const type = service.resourceType;
+    expect(summary).toEqual([
+      [`cellgate create ${type}`, SpanKind.INTERNAL, 'create', type, 'ok', 1],
+      [`cellgate update ${type}`, SpanKind.INTERNAL, 'update', type, 'ok', 2],
+      [`cellgate update ${type}`, SpanKind.INTERNAL, 'update', type, 'CONFLICT', undefined],
+      [`cellgate list ${type}`, SpanKind.INTERNAL, 'list', type, 'ok', undefined],
+    ]);
+    const audit = await storage.listAudit({ tenantId: ctx.actor.tenantId, limit: 10 });
+    expect(audit.records.map((record) => record.traceId).reverse()).toEqual(finished().slice(0, 2).map((span) => span.spanContext().traceId));
   });
 
   it('gives failures before the operation (authentication, validation) their error code', async () => {

@@ -101,7 +101,9 @@ export class MemoryEventStore implements EventStore {
     const end = Math.min(this.events.length, this.fanned + limit);
     const taken = end - this.fanned;
     for (; this.fanned < end; this.fanned += 1) {
-      const event = this.events[this.fanned]!;
+      const event = this.events[this.fanned];
+      // A hole: retention removed an event that was never fanned out.
+      if (event === undefined) continue;
       for (const subscriptionId of route(event)) {
         const key = deliveryKey(subscriptionId, event.id);
         if (this.deliveries.has(key)) continue;
@@ -189,7 +191,6 @@ export class MemoryEventStore implements EventStore {
       if (event === undefined) continue;
       if (event.occurredAt >= before) return { ids, deliveries, next: null };
       walked += 1;
-      if (index >= this.fanned) continue;
       const own = [...this.deliveries.values()].filter((delivery) => delivery.eventId === event.id);
       if (own.some((delivery) => delivery.state !== 'delivered')) continue;
       ids.push(event.id);

@@ -77,12 +77,12 @@ export function createSqlRetention(dialect: SqlDialect, tx: SqlTx): RetentionOpe
     trimOutbox: (tenantId, before, limit, after) =>
       run(async (): Promise<OutboxTrim> => {
         const from = after === null ? sql`` : sql` AND ${sql.ref('seq')} > ${decodeEventCursor(after)}`;
-        const { rows } =
-          await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('id')}, ${sql.ref('fanned_out')}, ${occurredAt} AS occurred_at FROM ${sql.table(EVENTS_TABLE)}
+        const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('id')}, ${occurredAt} AS occurred_at FROM ${sql.table(EVENTS_TABLE)}
           WHERE ${sql.ref('tenant_id')} = ${tenantId}${from} ORDER BY ${sql.ref('seq')} LIMIT ${limit}`.execute(tx);
         const stop = rows.findIndex((row) => String(row.occurred_at) >= before);
         const walked = stop === -1 ? rows : rows.slice(0, stop);
-        const candidates = walked.filter((row) => row.fanned_out === true || Number(row.fanned_out) === 1).map((row) => String(row.id));
+        // Fanned out or not: retention bounds the outbox even where no webhook dispatcher runs.
+        const candidates = walked.map((row) => String(row.id));
         let deletable: string[] = [];
         if (candidates.length > 0) {
           const blocked = await sql<{ event_id: string }>`SELECT DISTINCT ${sql.ref('event_id')} FROM ${sql.table(DELIVERY_TABLE)}
