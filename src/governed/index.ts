@@ -3,7 +3,7 @@
  * idempotency helpers. The HTTP layer (`createGovernedResource`) builds on these.
  */
 export { createGovernedService } from './service.ts';
-export { eraseRecord, type EraseOptions, type ErasureResult } from './service-erase.ts';
+export { eraseRecord, type Erasable, type EraseOptions, type ErasureResult } from './service-erase.ts';
 export { erasedValue, ERASED_TEXT } from './erasure.ts';
 export type * from './service-types.ts';
 export type * from './types.ts';

@@ -53,8 +53,8 @@ const EraseOptionsSchema = z.strictObject({
   fields: z.array(z.string().max(200)).max(1000).optional(),
 });
 
-/** The service behind a governed service or resource. */
-type Erasable = GovernedService | { readonly service: GovernedService };
+/** What {@link eraseRecord} takes: a governed service, or a resource of `createGovernedApi` (which holds one). */
+export type Erasable = GovernedService | { readonly service: GovernedService };
 
 /**
  * Erases the personal data of one record (soft-deleted ones included). Needs admin access to the

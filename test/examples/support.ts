@@ -5,6 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = `${root}node_modules/.bin/tsx`;
+/**
+ * Hosts run as one process (`node --import tsx`), not under the tsx command: the command is a
+ * second process that relays signals, and on a loaded machine its relay could lose the race with
+ * our SIGTERM (the host then died with 143 instead of stopping cleanly).
+ */
+const hostCommand = (entry: string, args: string[]): [string, string[]] => [process.execPath, ['--import', 'tsx', entry, ...args]];
 export const SECRET = 'example-hosts-secret-0123456789abcdef01';
 
 /** Starts a host; resolves with its URL once it printed the listening line. */
@@ -13,7 +19,7 @@ export async function startHost(
   env: Record<string, string> = {},
   args: string[] = [],
 ): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(tsx, [entry, ...args], {
+  const child = spawn(...hostCommand(entry, args), {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory:', CELLGATE_JWT_SECRET: SECRET, NEXT_TELEMETRY_DISABLED: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -174,7 +174,11 @@ describe('with the SDK registered', () => {
       [`cellgate list ${type}`, SpanKind.INTERNAL, 'list', type, 'ok', undefined],
     ]);
     const audit = await storage.listAudit({ tenantId: ctx.actor.tenantId, limit: 10 });
-    expect(audit.records.map((record) => record.traceId).reverse()).toEqual(finished().slice(0, 2).map((span) => span.spanContext().traceId));
+    expect(audit.records.map((record) => record.traceId).reverse()).toEqual(
+      finished()
+        .slice(0, 2)
+        .map((span) => span.spanContext().traceId),
+    );
   });
 
   it('gives failures before the operation (authentication, validation) their error code', async () => {
