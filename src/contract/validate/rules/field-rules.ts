@@ -1,6 +1,6 @@
 /** Rules over the fields of an entity, applied recursively to the fields of object fields. */
 import type { FieldDefinition } from '../../schema/index.ts';
-import { BASE_FIELD_KEYS, keyed, repeats } from './helpers.ts';
+import { BASE_FIELD_KEYS, keyed, repeatedValues } from './helpers.ts';
 import { rule } from './types.ts';
 
 /** Deepest level at which an object field may appear (a top-level field is level 1). */
@@ -62,7 +62,7 @@ export const fieldRules = [
     description: 'Field keys are unique within an entity (and within each object field).',
     check: ({ entity, at }, report) => {
       for (const { fields, prefix } of siblingLists(entity.fields)) {
-        for (const key of new Set(repeats(fields.map((field) => field.key)))) {
+        for (const key of repeatedValues(fields.map((field) => field.key))) {
           report(keyed(`${at}.fields`, `${prefix}${key}`), `Duplicate field key: "${key}"`);
         }
       }

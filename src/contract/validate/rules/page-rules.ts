@@ -1,6 +1,6 @@
 /** Rules over pages: each page alone (also run by `validatePage`) and the page set of a manifest. */
 import { PAGE_TYPES, type PageDefinition } from '../../schema/index.ts';
-import { keyed, repeats } from './helpers.ts';
+import { keyed, repeatedValues } from './helpers.ts';
 import { rule } from './types.ts';
 
 const entityRequired = new Map<string, boolean>(PAGE_TYPES.map((entry) => [entry.type, entry.entityRequired]));
@@ -25,7 +25,7 @@ export const pageRules = [
     scope: 'manifest',
     description: 'Page keys are unique.',
     check: ({ manifest }, report) => {
-      for (const key of new Set(repeats((manifest.spec.pages ?? []).map((page) => page.key)))) {
+      for (const key of repeatedValues((manifest.spec.pages ?? []).map((page) => page.key))) {
         report('spec.pages', `page keys must be unique (duplicate: "${key}")`);
       }
     },
@@ -35,7 +35,7 @@ export const pageRules = [
     scope: 'manifest',
     description: 'Page paths are unique.',
     check: ({ manifest }, report) => {
-      for (const path of new Set(repeats((manifest.spec.pages ?? []).map((page) => page.path)))) {
+      for (const path of repeatedValues((manifest.spec.pages ?? []).map((page) => page.path))) {
         report('spec.pages', `Duplicate page path: "${path}"`);
       }
     },
