@@ -9,12 +9,17 @@
  */
 import { z } from 'zod';
 import type { FieldIssue } from '../errors.ts';
-import { requestValidationError } from './validate/bounds.ts';
+import { requestValidationError, withinBoundsByLength } from './validate/bounds.ts';
 import { parseOptions } from './schema/messages.ts';
 import { compileQuickCheck, type QuickCheck } from './schema/quick-check.ts';
 import type { ContractContext } from './context.ts';
 import { checkSchemaVersion, describeCapabilitySchema, describeEntitySchema, describeManifestSchema, describePageSchema } from './describe/index.ts';
-import { validateEntity as validateEntityCore, validateManifest as validateManifestCore, validatePage as validatePageCore } from './validate/index.ts';
+import {
+  validateBoundedManifest,
+  validateEntity as validateEntityCore,
+  validateManifest as validateManifestCore,
+  validatePage as validatePageCore,
+} from './validate/index.ts';
 import { normalizeManifest as normalizeManifestCore } from './normalize.ts';
 import { validateEntityDocument as validateEntityDocumentCore } from '../entity-document/index.ts';
 import { getExample as getExampleCore, listExamples as listExamplesCore } from './examples/index.ts';
@@ -196,9 +201,16 @@ export const checked = {
   explainErrors: (args: z.output<typeof ExplainErrorsInputSchema>) => explainErrorsCore(args.errors),
 };
 
-/** `POST /api/validate/manifest`, MCP `validate_manifest`. Body `{ manifest }`. */
-export function validateManifest(body: unknown): ValidationResult {
-  return checked.validateManifest(validationRequest(ValidateManifestRequestSchema, body));
+/**
+ * `POST /api/validate/manifest`, MCP `validate_manifest`. Body `{ manifest }`.
+ *
+ * @param textLength length of the client JSON text `body` was parsed from by `parseClientJson`
+ *   (which bounded its nesting), when there was one: a text that short cannot exceed the document
+ *   bounds, so their walk is skipped.
+ */
+export function validateManifest(body: unknown, textLength?: number): ValidationResult {
+  const { manifest } = validationRequest(ValidateManifestRequestSchema, body);
+  return textLength !== undefined && withinBoundsByLength(textLength) ? validateBoundedManifest(manifest) : validateManifestCore(manifest);
 }
 
 /** `POST /api/validate/entity`, MCP `validate_entity`. Body `{ entity }`. */

@@ -91,6 +91,15 @@ export interface ReadJsonOptions {
  * any JSON type; shape checks are the caller's (with zod).
  */
 export async function readJsonBody(request: Request, options: ReadJsonOptions = {}): Promise<unknown> {
+  return parseClientJson(await readJsonText(request, options));
+}
+
+/**
+ * The text of a JSON body, with every check of {@link readJsonBody} but the parse (415, 413, 400
+ * for an empty body). For callers that parse it with `parseClientJson` themselves and want the
+ * text's length too.
+ */
+export async function readJsonText(request: Request, options: ReadJsonOptions = {}): Promise<string> {
   const contentType = request.headers.get('content-type');
   if (!isJsonContentType(contentType)) {
     throw new CellgateError(
@@ -100,5 +109,5 @@ export async function readJsonBody(request: Request, options: ReadJsonOptions = 
   }
   const text = await readTextBody(request, options.limit ?? DEFAULT_BODY_LIMIT);
   if (text.trim() === '') throw new CellgateError('BAD_REQUEST', 'Request body is empty; a JSON document is required.');
-  return parseClientJson(text);
+  return text;
 }

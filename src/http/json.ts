@@ -26,10 +26,15 @@ export function jsonNestingDepth(text: string, limit = MAX_JSON_DEPTH): number {
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
-      for (i++; i < length; i++) {
-        const inner = text.charCodeAt(i);
-        if (inner === BACKSLASH) i++;
-        else if (inner === QUOTE) break;
+      // Strings are most of a JSON text: find their end with indexOf (a fast native search) rather
+      // than char by char. A quote preceded by an odd run of backslashes is escaped: search on.
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end === -1) return deepest;
+        i = end;
+        let backslashes = 0;
+        while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+        if (backslashes % 2 === 0) break;
       }
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth++;

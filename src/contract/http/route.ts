@@ -16,6 +16,11 @@ export interface RouteInput {
   query: URLSearchParams;
   /** The parsed JSON body for routes declaring `body`; `undefined` otherwise. */
   body: unknown;
+  /**
+   * Length of the JSON text `body` was parsed from (its nesting already bounded by
+   * `parseClientJson`); `undefined` for routes without a body.
+   */
+  bodyLength: number | undefined;
   context: ContractContext;
 }
 

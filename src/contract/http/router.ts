@@ -11,7 +11,8 @@
  */
 import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError } from '../../errors.ts';
-import { readJsonBody } from '../../http/body.ts';
+import { readJsonText } from '../../http/body.ts';
+import { parseClientJson } from '../../http/json.ts';
 import { encodeOnce, lightResponse } from '../../http/light-response.ts';
 import { searchParamsOf } from '../../http/query.ts';
 import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
@@ -72,6 +73,7 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
       params: decodeParams(request.params),
       query: searchParamsOf(request.url),
       body: undefined,
+      bodyLength: undefined,
       context,
     };
     const key = cache && route.cacheKey!(input);
@@ -79,7 +81,11 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
       const hit = cache!.get(key);
       if (hit !== undefined) return answer(hit);
     }
-    if (route.body) input.body = await readJsonBody(input.request, { limit: context.bodyLimit });
+    if (route.body) {
+      const text = await readJsonText(input.request, { limit: context.bodyLimit });
+      input.body = parseClientJson(text);
+      input.bodyLength = text.length;
+    }
     const result = await route.handle(input);
     if (result instanceof Response) return result;
     const text = JSON.stringify(result);

@@ -215,7 +215,7 @@ export const contractRoutes: RouteDefinition[] = [
       body,
       response,
       ...(example ? { example } : {}),
-      handle: ({ body: input }) => run(input),
+      handle: ({ body: input, bodyLength }) => run(input, bodyLength),
     }),
   ),
 

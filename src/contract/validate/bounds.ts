@@ -53,6 +53,17 @@ export function documentBoundsIssue(input: unknown): ValidationIssue | undefined
   return undefined;
 }
 
+/**
+ * True when any document taken from a client JSON text of `length` characters, whose nesting
+ * `parseClientJson` already bounded, is within both bounds, so {@link documentBoundsIssue} can be
+ * skipped. Each value counted takes at least two characters of the text (its first character,
+ * and the comma or closing bracket after it), so such a text holds at most `length / 2` values;
+ * and a part of a document is never nested deeper than the whole.
+ */
+export function withinBoundsByLength(length: number): boolean {
+  return length <= 2 * MAX_CONTRACT_DOCUMENT_VALUES;
+}
+
 /** The first {@link MAX_REPORTED_ISSUES} items of a list and how many were left out. */
 export function capReported<T>(items: readonly T[]): { kept: T[]; omitted: number } {
   return items.length <= MAX_REPORTED_ISSUES

@@ -28,11 +28,12 @@ export type ManifestCheck = { ok: true; manifest: CellManifest } | { ok: false; 
 const result = validationResult;
 
 /**
- * Runs a check after the size bounds, and turns any exception (a last line of defence: the
- * bounds already keep recursion shallow) into a root-level problem.
+ * Runs a check after the size bounds (unless the caller proved them: `bounded`), and turns any
+ * exception (a last line of defence: the bounds already keep recursion shallow) into a root-level
+ * problem.
  */
-function guarded<T>(input: unknown, run: () => T, fallback: (errors: ValidationIssue[]) => T): T {
-  const tooBig = documentBoundsIssue(input);
+function guarded<T>(input: unknown, run: () => T, fallback: (errors: ValidationIssue[]) => T, bounded = false): T {
+  const tooBig = bounded ? undefined : documentBoundsIssue(input);
   if (tooBig) return fallback([tooBig]);
   try {
     return run();
@@ -70,16 +71,22 @@ let quickManifest: QuickCheck | undefined;
  * if (!valid) for (const e of errors) console.log(`${e.field}: ${e.message}`);
  */
 export function validateManifest(input: unknown): ValidationResult {
-  return guarded(
-    input,
-    () => {
-      quickManifest ??= compileQuickCheck(CellManifestSchema);
-      if (quickManifest(input)) return result(runRules(allRules, manifestTargets(input as CellManifest)));
-      const parsed = CellManifestSchema.safeParse(input, parseOptions);
-      return result(parsed.success ? runRules(allRules, manifestTargets(parsed.data)) : toValidationIssues(parsed.error.issues));
-    },
-    result,
-  );
+  return guarded(input, () => manifestResult(input), result);
+}
+
+/**
+ * {@link validateManifest} for a manifest the caller already knows to be within the document
+ * bounds (see `withinBoundsByLength`): the same answer, without the walk that proves them.
+ */
+export function validateBoundedManifest(input: unknown): ValidationResult {
+  return guarded(input, () => manifestResult(input), result, true);
+}
+
+function manifestResult(input: unknown): ValidationResult {
+  quickManifest ??= compileQuickCheck(CellManifestSchema);
+  if (quickManifest(input)) return result(runRules(allRules, manifestTargets(input as CellManifest)));
+  const parsed = CellManifestSchema.safeParse(input, parseOptions);
+  return result(parsed.success ? runRules(allRules, manifestTargets(parsed.data)) : toValidationIssues(parsed.error.issues));
 }
 
 /**

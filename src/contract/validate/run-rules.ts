@@ -2,13 +2,15 @@
 import type { CellManifest, EntityDefinition, PageDefinition, ValidationIssue } from '../schema/index.ts';
 import { keyed } from './rules/helpers.ts';
 import type { AnyRule, ManifestIndex, Report } from './rules/index.ts';
-import type { EntitySubject, PageSubject, RuleSubjects } from './rules/types.ts';
+import type { CapabilitySubject, EntitySubject, PageSubject, RuleSubjects } from './rules/types.ts';
 
 /** What the rules are run over; the manifest subject is absent when a part is validated alone. */
 export interface RuleTargets {
   manifest?: RuleSubjects['manifest'];
   pages: readonly PageSubject[];
   entities: readonly EntitySubject[];
+  /** Every capability of `entities`, built by the first capability rule and shared by the rest. */
+  capabilities?: readonly CapabilitySubject[];
 }
 
 /** Path prefix of a page's semantic problems. */
@@ -43,13 +45,19 @@ function runRule(rule: AnyRule, targets: RuleTargets, report: Report): void {
       if (rule.check) for (const subject of targets.entities) rule.check(subject, report);
       return;
     case 'capability':
-      if (!rule.check) return;
-      for (const subject of targets.entities) {
-        for (const capability of subject.entity.capabilities ?? []) {
-          rule.check({ entity: subject.entity, index: subject.index, capability, at: keyed(`${subject.at}.capabilities`, capability.key) }, report);
-        }
-      }
+      if (rule.check) for (const subject of (targets.capabilities ??= capabilitySubjects(targets.entities))) rule.check(subject, report);
   }
+}
+
+/** The capabilities of `entities`, each with the path prefix of its problems. */
+function capabilitySubjects(entities: readonly EntitySubject[]): CapabilitySubject[] {
+  const out: CapabilitySubject[] = [];
+  for (const subject of entities) {
+    for (const capability of subject.entity.capabilities ?? []) {
+      out.push({ entity: subject.entity, index: subject.index, capability, at: keyed(`${subject.at}.capabilities`, capability.key) });
+    }
+  }
+  return out;
 }
 
 /** Runs `rules` in order over `targets`; each rule covers every subject before the next rule runs. */

@@ -3,9 +3,20 @@
  * JSON limit or a document bigger than the value budget gets one issue at `root` (no stack
  * overflow, no per-item work), and no result lists more than 100 issues.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createContractContext, normalizeManifest, validateEntity, validateEntityDocument, validateManifest, validatePage, CellManifestSchema } from 'cellgate';
-import { validatePrimitiveProps } from '../../../src/contract/services.ts';
+import {
+  createContractContext,
+  createContractHandler,
+  normalizeManifest,
+  validateEntity,
+  validateEntityDocument,
+  validateManifest,
+  validatePage,
+  CellManifestSchema,
+} from 'cellgate';
+import { validateManifest as validateRequest, validatePrimitiveProps } from '../../../src/contract/services.ts';
+import { withinBoundsByLength } from '../../../src/contract/validate/bounds.ts';
 import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../../src/limits.ts';
 import { crmManifest } from './validate-fixtures.ts';
 import { contractErrorMap, toValidationIssues } from '../../../src/contract/schema/messages.ts';
@@ -120,5 +131,43 @@ describe('checking stops soon after the reportable issues are found', () => {
     expect(result.errors[0]!.field).toBe('fields.f0.type');
     expect(result.errors[99]!.field).toBe('fields.f99.type');
     expect(result.errorsOmitted).toBeGreaterThan(0);
+  });
+});
+
+describe('skipping the bounds walk for short client texts', () => {
+  /** Values as the bound counts them: list items plus object members, at every level. */
+  const countValues = (value: unknown): number =>
+    value === null || typeof value !== 'object' ? 0 : Object.values(value).reduce<number>((sum, child) => sum + 1 + countValues(child), 0);
+
+  it('a JSON text holds at most half its length in values, so a short one cannot pass the budget', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        const text = JSON.stringify(value);
+        expect(countValues(value) * 2).toBeLessThanOrEqual(text.length);
+      }),
+      { numRuns: 500 },
+    );
+    expect(countValues(JSON.parse('[[[1,1],[]],{"":1}]'))).toBe(7); // dense shapes: 7 values in 19 characters
+    expect(withinBoundsByLength(2 * MAX_CONTRACT_DOCUMENT_VALUES)).toBe(true);
+    expect(withinBoundsByLength(2 * MAX_CONTRACT_DOCUMENT_VALUES + 1)).toBe(false);
+  });
+
+  it('the REST route still refuses an over-budget manifest (its text is too long to skip the walk)', async () => {
+    const manifest = crmManifest() as Record<string, any>;
+    manifest.spec.pages[0].options = { list: Array.from({ length: MAX_CONTRACT_DOCUMENT_VALUES }, () => 0) };
+    const body = JSON.stringify({ manifest });
+    expect(withinBoundsByLength(body.length)).toBe(false);
+    expect(validateRequest(JSON.parse(body), body.length)).toEqual({ valid: false, errors: [tooBig] });
+    const response = await createContractHandler()(
+      new Request('http://localhost/api/validate/manifest', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    );
+    expect(await response.json()).toEqual({ valid: false, errors: [tooBig] });
+  });
+
+  it('a short text gets the same answer with or without the walk', () => {
+    for (const manifest of [crmManifest(), { ...crmManifest(), kind: 'Nope' }, { apiVersion: 1 }, {}]) {
+      const body = JSON.stringify({ manifest });
+      expect(validateRequest(JSON.parse(body), body.length)).toEqual(validateManifest(manifest));
+    }
   });
 });

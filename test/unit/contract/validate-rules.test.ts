@@ -2,9 +2,11 @@
  * One case per semantic rule (and per message of a rule): a CRM manifest that breaks only that rule,
  * the exact `{ field, message }` list it yields, and a fix that makes the document valid again.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateEntity, validateManifest, validatePage } from 'cellgate';
 import { allRules } from '../../../src/contract/validate/rules/index.ts';
+import { hasRepeats, repeatedValues, repeats } from '../../../src/contract/validate/rules/helpers.ts';
 import { crmManifest } from './validate-fixtures.ts';
 
 // Test documents are plain JSON edited in place, so they are typed loosely on purpose.
@@ -627,5 +629,18 @@ describe('validatePage', () => {
     const doc = crmManifest();
     doc.spec.pages[0]!.path = 'dashboard';
     expect(validateManifest(doc)).toEqual({ valid: false, errors: [{ field: 'spec.pages.0.path', message: 'path must start with "/"' }] });
+  });
+});
+
+describe('repeated values (the duplicate rules)', () => {
+  it('lists each repeated value once, in the order of its first repeat, for short and long lists', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), { maxLength: 70 }), (values) => {
+        expect(repeatedValues(values)).toEqual([...new Set(repeats(values))]);
+        expect(hasRepeats(values)).toBe(new Set(values).size < values.length);
+      }),
+      { numRuns: 500 },
+    );
+    expect(repeatedValues(['b', 'a', 'a', 'b', 'a'])).toEqual(['a', 'b']);
   });
 });

@@ -41,6 +41,22 @@ describe('JSON nesting bound', () => {
     );
   });
 
+  it('ends a string at the first quote after an even run of backslashes (strings built of \\, ", brackets)', () => {
+    const unit = fc.constantFrom('\\', '"', '[', ']', '{', '}', 'a');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 12 }), { maxLength: 4 }), fc.nat(8), (strings, levels) => {
+        let value: unknown = strings;
+        for (let i = 0; i < levels; i++) value = [value, { s: strings[0] ?? '' }];
+        const text = JSON.stringify(value);
+        expect(jsonNestingDepth(text, 1_000)).toBe(valueNestingDepth(value, 1_000));
+      }),
+      { numRuns: 500 },
+    );
+    expect(jsonNestingDepth('["\\\\",[[]]]')).toBe(3); // a string ending in an escaped backslash
+    expect(jsonNestingDepth('["\\"[[[",[]]')).toBe(2); // an escaped quote does not end the string
+    expect(jsonNestingDepth('["[[[')).toBe(1); // an unterminated string hides the rest
+  });
+
   it('reports malformed JSON as 400 with the parser message', () => {
     expect(() => parseClientJson('{"a":')).toThrow(/not valid JSON/);
   });

@@ -1,5 +1,5 @@
 /** Rules over one entity beyond its fields: relations, computed fields, lifecycle, events, policies. */
-import { keyed, BASE_FIELD_KEYS, listOf, repeats } from './helpers.ts';
+import { keyed, BASE_FIELD_KEYS, listOf, repeatedValues, hasRepeats } from './helpers.ts';
 import { rule } from './types.ts';
 
 const fieldKeys = (entity: { fields: readonly { key: string }[] }): Set<string> => new Set(entity.fields.map((field) => field.key));
@@ -11,7 +11,7 @@ export const relationRules = [
     scope: 'entity',
     description: 'Relation keys are unique within an entity.',
     check: ({ entity, at }, report) => {
-      for (const key of new Set(repeats((entity.relations ?? []).map((relation) => relation.key)))) {
+      for (const key of repeatedValues((entity.relations ?? []).map((relation) => relation.key))) {
         report(keyed(`${at}.relations`, key), `Duplicate relation key: "${key}"`);
       }
     },
@@ -21,8 +21,10 @@ export const relationRules = [
     scope: 'entity',
     description: 'Relation keys do not conflict with field keys or base entity fields.',
     check: ({ entity, at }, report) => {
+      // The field keys are gathered only when there is something to compare them with (here and below).
+      if (entity.relations === undefined || entity.relations.length === 0) return;
       const fields = fieldKeys(entity);
-      for (const { key } of entity.relations ?? []) {
+      for (const { key } of entity.relations) {
         if (fields.has(key)) report(keyed(`${at}.relations`, key), `Relation key "${key}" conflicts with a field key of the same name`);
         else if (BASE_FIELD_KEYS.has(key)) report(keyed(`${at}.relations`, key), `Relation key "${key}" conflicts with a reserved base entity field key`);
       }
@@ -62,7 +64,8 @@ export const relationRules = [
     description: 'Computed field keys are unique and do not conflict with field, relation or base entity keys.',
     check: ({ entity, at }, report) => {
       const computed = entity.computed ?? [];
-      for (const key of new Set(repeats(computed.map((item) => item.key)))) {
+      if (computed.length === 0) return;
+      for (const key of repeatedValues(computed.map((item) => item.key))) {
         report(keyed(`${at}.computed`, key), `Duplicate computed field key: "${key}"`);
       }
       const fields = fieldKeys(entity);
@@ -80,8 +83,9 @@ export const relationRules = [
     scope: 'entity',
     description: 'Aggregations name a declared relation, a `field` unless counting, and a value type that fits the operation.',
     check: ({ entity, at }, report) => {
+      if (entity.computed === undefined || entity.computed.length === 0) return;
       const relations = new Set((entity.relations ?? []).map((relation) => relation.key));
-      for (const item of entity.computed ?? []) {
+      for (const item of entity.computed) {
         if (item.formulaType !== 'aggregation') continue;
         const path = keyed(`${at}.computed`, item.key);
         if (!relations.has(item.relation)) report(`${path}.relation`, `Computed field "${item.key}" aggregates unknown relation "${item.relation}"`);
@@ -120,7 +124,7 @@ export const lifecycleRules = [
       const states = new Set(lifecycle.states);
       if (states.size !== lifecycle.states.length) report(`${path}.states`, 'states must be unique');
       if (!states.has(lifecycle.initial)) report(`${path}.initial`, 'initial must be one of the declared lifecycle states');
-      for (const key of new Set(repeats(lifecycle.transitions.map((transition) => transition.key)))) {
+      for (const key of repeatedValues(lifecycle.transitions.map((transition) => transition.key))) {
         report(`${path}.transitions`, `transition keys must be unique (duplicate: "${key}")`);
       }
       const moves = new Set<string>();
@@ -140,8 +144,9 @@ export const lifecycleRules = [
     description: '`events.exclude` lists declared field keys, each once.',
     check: ({ entity, at }, report) => {
       const exclude = entity.events?.exclude ?? [];
+      if (exclude.length === 0) return;
       const fields = fieldKeys(entity);
-      if (repeats(exclude).length > 0) report(`${at}.events.exclude`, 'exclude must contain unique field names');
+      if (hasRepeats(exclude)) report(`${at}.events.exclude`, 'exclude must contain unique field names');
       for (const key of exclude) {
         if (!fields.has(key)) report(`${at}.events.exclude`, `events.exclude field "${key}" does not reference a declared field key`);
       }
@@ -152,8 +157,9 @@ export const lifecycleRules = [
     scope: 'entity',
     description: '`fieldPolicies` keys reference declared fields (never base fields), and each defines view or update.',
     check: ({ entity, at }, report) => {
+      if (entity.fieldPolicies === undefined) return;
       const fields = fieldKeys(entity);
-      for (const [key, policy] of Object.entries(entity.fieldPolicies ?? {})) {
+      for (const [key, policy] of Object.entries(entity.fieldPolicies)) {
         if (BASE_FIELD_KEYS.has(key)) report(`${at}.fieldPolicies`, `fieldPolicies key "${key}" conflicts with a reserved base entity field key`);
         else if (!fields.has(key)) report(`${at}.fieldPolicies`, `fieldPolicies key "${key}" does not reference a declared field key`);
         if (policy.view === undefined && policy.update === undefined) {
@@ -181,7 +187,7 @@ export const entityKeyRule = rule({
   scope: 'manifest',
   description: 'Entity keys are unique across the manifest.',
   check: ({ manifest }, report) => {
-    for (const key of new Set(repeats((manifest.spec.entities ?? []).map((entity) => entity.key)))) {
+    for (const key of repeatedValues((manifest.spec.entities ?? []).map((entity) => entity.key))) {
       report('spec.entities', `entity keys must be unique (duplicate: "${key}")`);
     }
   },

@@ -1,6 +1,6 @@
 /** Rules over the manifest as a whole: identity, spec contents, mount and app shell. */
 import { CONTRACT_VERSION, SNAKE_CASE } from '../../schema/index.ts';
-import { repeats } from './helpers.ts';
+import { repeatedValues } from './helpers.ts';
 import { rule } from './types.ts';
 
 /** Manifest-level rules, in the order they run. */
@@ -52,7 +52,7 @@ export const manifestRules = [
     check: ({ manifest }, report) => {
       const regions = manifest.spec.appShell?.regions;
       if (regions === undefined) return;
-      for (const key of new Set(repeats(regions.map((region) => region.key)))) {
+      for (const key of repeatedValues(regions.map((region) => region.key))) {
         report('spec.appShell.regions', `region keys must be unique (duplicate: "${key}")`);
       }
       const mains = regions.filter((region) => region.key === 'main');

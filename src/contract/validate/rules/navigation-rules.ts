@@ -1,6 +1,6 @@
 /** Rules over `spec.navigation`: references and uniqueness across the whole tree. */
 import type { NavigationItem, NavigationPageItem } from '../../schema/index.ts';
-import { repeats } from './helpers.ts';
+import { repeatedValues } from './helpers.ts';
 import { rule } from './types.ts';
 
 /** Every item of the tree, depth first, without recursion limits of the call stack. */
@@ -33,7 +33,7 @@ export const navigationRules = [
     scope: 'manifest',
     description: 'Navigation item keys are unique across the whole navigation tree.',
     check: ({ manifest }, report) => {
-      for (const key of new Set(repeats(flatten(manifest.spec.navigation?.items ?? []).map((item) => item.key)))) {
+      for (const key of repeatedValues(flatten(manifest.spec.navigation?.items ?? []).map((item) => item.key))) {
         report('spec.navigation', `navigation item key "${key}" must be unique across the full navigation tree`);
       }
     },
@@ -43,7 +43,7 @@ export const navigationRules = [
     scope: 'manifest',
     description: 'A page is referenced by at most one navigation item.',
     check: ({ manifest }, report) => {
-      for (const key of new Set(repeats(pageItems(manifest.spec.navigation?.items ?? []).map((item) => item.pageKey)))) {
+      for (const key of repeatedValues(pageItems(manifest.spec.navigation?.items ?? []).map((item) => item.pageKey))) {
         report('spec.navigation', `pageKey "${key}" is referenced multiple times in navigation`);
       }
     },

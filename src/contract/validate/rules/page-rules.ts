@@ -1,9 +1,23 @@
 /** Rules over pages: each page alone (also run by `validatePage`) and the page set of a manifest. */
 import { PAGE_TYPES, type PageDefinition } from '../../schema/index.ts';
-import { keyed, repeats } from './helpers.ts';
+import { keyed, repeatedValues } from './helpers.ts';
 import { rule } from './types.ts';
 
 const entityRequired = new Map<string, boolean>(PAGE_TYPES.map((entry) => [entry.type, entry.entityRequired]));
+
+/**
+ * Whether two pages name the same entity and type. Valid documents have none, so a short list is
+ * compared pairwise without allocating; a long one is left to {@link pagesByEntityAndType}.
+ */
+function mayShareEntityAndType(pages: readonly PageDefinition[]): boolean {
+  if (pages.length > 32) return true;
+  for (let i = 1; i < pages.length; i++) {
+    const { entity, type } = pages[i]!;
+    if (entity === undefined) continue;
+    for (let j = 0; j < i; j++) if (pages[j]!.entity === entity && pages[j]!.type === type) return true;
+  }
+  return false;
+}
 
 /** Page keys grouped by `<entity> <type>` for the one-page-per-type rule. */
 function pagesByEntityAndType(pages: readonly PageDefinition[]): Map<string, PageDefinition[]> {
@@ -25,7 +39,7 @@ export const pageRules = [
     scope: 'manifest',
     description: 'Page keys are unique.',
     check: ({ manifest }, report) => {
-      for (const key of new Set(repeats((manifest.spec.pages ?? []).map((page) => page.key)))) {
+      for (const key of repeatedValues((manifest.spec.pages ?? []).map((page) => page.key))) {
         report('spec.pages', `page keys must be unique (duplicate: "${key}")`);
       }
     },
@@ -35,7 +49,7 @@ export const pageRules = [
     scope: 'manifest',
     description: 'Page paths are unique.',
     check: ({ manifest }, report) => {
-      for (const path of new Set(repeats((manifest.spec.pages ?? []).map((page) => page.path)))) {
+      for (const path of repeatedValues((manifest.spec.pages ?? []).map((page) => page.path))) {
         report('spec.pages', `Duplicate page path: "${path}"`);
       }
     },
@@ -85,7 +99,9 @@ export const pageRules = [
     scope: 'manifest',
     description: 'At most one page per entity per page type.',
     check: ({ manifest }, report) => {
-      for (const pages of pagesByEntityAndType(manifest.spec.pages ?? []).values()) {
+      const all = manifest.spec.pages ?? [];
+      if (!mayShareEntityAndType(all)) return;
+      for (const pages of pagesByEntityAndType(all).values()) {
         const [first] = pages;
         if (first === undefined || pages.length < 2) continue;
         const keys = pages.map((page) => page.key).join(', ');

@@ -1,5 +1,5 @@
 /** Rules over `spec.roles`. */
-import { keyed, repeats } from './helpers.ts';
+import { keyed, repeatedValues, hasRepeats } from './helpers.ts';
 import { rule } from './types.ts';
 
 /** Role rules, in the order they run. */
@@ -9,7 +9,7 @@ export const roleRules = [
     scope: 'manifest',
     description: 'Role keys are unique.',
     check: ({ manifest }, report) => {
-      for (const key of new Set(repeats((manifest.spec.roles ?? []).map((role) => role.key)))) {
+      for (const key of repeatedValues((manifest.spec.roles ?? []).map((role) => role.key))) {
         report('spec.roles', `role keys must be unique (duplicate: "${key}")`);
       }
     },
@@ -21,8 +21,8 @@ export const roleRules = [
     check: ({ manifest }, report) => {
       for (const role of manifest.spec.roles ?? []) {
         const at = keyed('spec.roles', role.key);
-        if (repeats(role.scopes).length > 0) report(`${at}.scopes`, 'scopes must be unique');
-        if (repeats(role.identityMappings ?? []).length > 0) report(`${at}.identityMappings`, 'identityMappings must be unique');
+        if (hasRepeats(role.scopes)) report(`${at}.scopes`, 'scopes must be unique');
+        if (hasRepeats(role.identityMappings ?? [])) report(`${at}.identityMappings`, 'identityMappings must be unique');
       }
     },
   }),

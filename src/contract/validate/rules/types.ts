@@ -4,7 +4,7 @@
  * bracket-key paths (docs/decisions/A03.md). Rules run only on documents that passed the zod schema, so
  * they see parsed, typed data.
  */
-import type { CapabilityDefinition, CellManifest, EntityDefinition, PageDefinition } from '../../schema/index.ts';
+import type { CapabilityDefinition, CellManifest, EntityDefinition, FieldDefinition, PageDefinition } from '../../schema/index.ts';
 
 /** Records one problem. */
 export type Report = (field: string, message: string) => void;
@@ -27,6 +27,15 @@ export interface EntitySubject {
   entity: EntityDefinition;
   at: string;
   index: ManifestIndex | undefined;
+  /** The entity's field tree, flattened by the first field rule that needs it and shared by the rest. */
+  fieldVisits?: readonly FieldVisit[];
+}
+
+/** A field with the dotted key path of its parent (`address.`, empty at the top) and its level (1 at the top). */
+export interface FieldVisit {
+  field: FieldDefinition;
+  prefix: string;
+  depth: number;
 }
 
 /** One capability of an entity with the path prefix of its problems. */
