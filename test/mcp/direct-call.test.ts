@@ -13,6 +13,7 @@ import { toNodeHandler } from 'cellgate/adapters/node';
 import { directToolCall } from '../../src/contract/mcp/direct-call.ts';
 import { createMcpEndpoint } from '../../src/contract/mcp/endpoint.ts';
 import { mcpTools } from '../../src/contract/mcp/index.ts';
+import { MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../src/limits.ts';
 import { MCP_HEADERS } from './support.ts';
 
 const MODERN = '2026-07-28';
@@ -172,5 +173,22 @@ describe('direct tools/call path', () => {
     const [badStatus, , badText] = await same(legacy('no_such_tool', {}));
     expect(badStatus).toBe(200);
     expect(badText).toMatch(/no_such_tool/);
+  });
+
+  it('judges every envelope as the SDK does, also past the bound of remembered verdicts', () => {
+    const call = (envelope: Record<string, unknown>): [Record<string, string>, unknown] => {
+      const [headers, body] = modern('validate_page', { page: {} });
+      const params = (body as { params: Record<string, unknown> }).params;
+      return [headers, { ...(body as object), params: { ...params, _meta: { ...meta, ...envelope } } }];
+    };
+    for (let i = 0; i < MCP_ENVELOPE_CACHE_ENTRIES + 10; i++) {
+      expect(taken(call({ 'io.modelcontextprotocol/clientInfo': { name: `client-${i}`, version: '1.0.0' } }))).toBe(true);
+    }
+    // A malformed envelope is refused every time, remembered or not, short or longer than the bound.
+    const bad = { 'io.modelcontextprotocol/clientInfo': 5 };
+    expect([taken(call(bad)), taken(call(bad))]).toEqual([false, false]);
+    const long = { 'io.modelcontextprotocol/clientInfo': { name: 'x'.repeat(MCP_ENVELOPE_CACHE_KEY_LENGTH), version: '1' } };
+    expect([taken(call(long)), taken(call(long))]).toEqual([true, true]);
+    expect(taken(call({ ...long, 'io.modelcontextprotocol/clientCapabilities': 'none' }))).toBe(false);
   });
 });

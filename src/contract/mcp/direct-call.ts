@@ -14,8 +14,10 @@
  */
 import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
+import { MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../limits.ts';
 import { lightResponse } from '../../http/light-response.ts';
-import { requestScope, SERVER_INFO } from './server.ts';
+import { requestSpanOf } from '../../telemetry/request-span.ts';
+import { SERVER_INFO } from './server.ts';
 import { callTool, type McpTool } from './tool.ts';
 import { mcpTools } from './tools/index.ts';
 
@@ -46,21 +48,44 @@ function isLegacyCall(request: Request, params: Record<string, unknown>): boolea
   return params['_meta'] === undefined && legacyVersion;
 }
 
+/** The SDK classifier's verdict per envelope text (bounded: see src/limits.ts). */
+const envelopeVerdicts = new Map<string, boolean>();
+
+/**
+ * Whether the SDK classifies a `tools/call` carrying `meta` as a valid 2026-07-28 request, given the
+ * standard headers already matched. The classifier reads the envelope, the method and the name;
+ * the arguments (checked afterwards with the tool's schema) are left out so its zod checks do not
+ * walk them. The verdict depends on the envelope alone, so it is remembered per envelope text.
+ */
+function modernEnvelope(id: string | number, name: string, meta: unknown): boolean {
+  const key = JSON.stringify(meta);
+  const known = envelopeVerdicts.get(key);
+  if (known !== undefined) return known;
+  const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, _meta: meta } };
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    body,
+    protocolVersionHeader: MODERN_REVISION,
+    mcpMethodHeader: 'tools/call',
+    mcpNameHeader: name,
+  });
+  const verdict = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === MODERN_REVISION;
+  if (key.length <= MCP_ENVELOPE_CACHE_KEY_LENGTH) {
+    if (envelopeVerdicts.size >= MCP_ENVELOPE_CACHE_ENTRIES) envelopeVerdicts.delete(envelopeVerdicts.keys().next().value!);
+    envelopeVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
 /**
  * Whether a request with a `_meta` is a valid 2026-07-28 request naming exactly this call: the
- * SDK's classifier checks the envelope and the header/body agreement, and the three standard
- * headers the SDK requires must be present in their plain form (no Base64 `Mcp-Name`).
+ * three standard headers the SDK requires, in their plain form (no Base64 `Mcp-Name`), and an
+ * envelope the SDK's classifier accepts.
  */
 function isModernCall(request: Request, id: string | number, name: string, meta: unknown): boolean {
-  const protocolVersionHeader = header(request, 'mcp-protocol-version');
-  const mcpMethodHeader = header(request, 'mcp-method');
-  const mcpNameHeader = header(request, 'mcp-name');
-  if (protocolVersionHeader !== MODERN_REVISION || mcpMethodHeader !== 'tools/call' || mcpNameHeader !== name) return false;
-  // The classifier reads the envelope, the method and the name; the arguments (checked below with
-  // the tool's schema) are left out so its zod checks do not walk them.
-  const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, _meta: meta } };
-  const route = classifyInboundRequest({ httpMethod: 'POST', body, protocolVersionHeader, mcpMethodHeader, mcpNameHeader });
-  return route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === MODERN_REVISION;
+  const plainHeaders =
+    header(request, 'mcp-protocol-version') === MODERN_REVISION && header(request, 'mcp-method') === 'tools/call' && header(request, 'mcp-name') === name;
+  return plainHeaders && modernEnvelope(id, name, meta);
 }
 
 /**
@@ -83,7 +108,7 @@ export function directToolCall(context: ContractContext, request: Request, messa
   // The SDK's one argument check, with the same schema: its output is what the tool receives.
   const checked = tool.input.safeParse(args);
   if (!checked.success) return undefined;
-  return callTool(tool, context, checked.data, requestScope(message, request).parent).then((result) => {
+  return callTool(tool, context, checked.data, requestSpanOf(request)?.context).then((result) => {
     const answer = era === 'modern' ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
     return lightResponse(JSON.stringify({ result: answer, jsonrpc: '2.0', id }), 200, [['content-type', 'application/json']]);
   });
