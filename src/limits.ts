@@ -230,3 +230,13 @@ export const MAX_PURGE_BATCH = 5_000;
 
 /** Tenants an operator's purge run reads per page when it walks every tenant with history. */
 export const PURGE_TENANT_PAGE = 100;
+
+/**
+ * 2026-07-28 `_meta` envelopes whose verdict (valid or not) the direct MCP `tools/call` path
+ * remembers, so a client repeating the same envelope is not re-checked by the SDK on every call.
+ * Oldest entries go first.
+ */
+export const MCP_ENVELOPE_CACHE_ENTRIES = 256;
+
+/** Longest envelope (as JSON text) whose verdict is remembered; a longer one is checked every time. */
+export const MCP_ENVELOPE_CACHE_KEY_LENGTH = 2048;

@@ -25,6 +25,7 @@ import { MAX_MESSAGE_DEPTH, refuseInvalid } from './request-guard.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
 import { createMcpServer, requestScope, type ServerScope } from './server.ts';
 import { isPlainRequest, SingleExchangeTransport } from './single-exchange.ts';
+import { directToolCall, MODERN_PROTOCOL_VERSIONS } from './direct-call.ts';
 
 /**
  * Options of the MCP endpoint (`createContractHandler({ mcp })`).
@@ -40,15 +41,22 @@ export interface McpOptions extends OriginGuardOptions {
   path?: string;
 }
 
+/** Switches for tests; not part of the public options. */
+export interface EndpointInternals {
+  /**
+   * Answer plain `tools/call` requests on the direct path (see direct-call.ts); `false` sends
+   * everything through the SDK, so tests can compare the two answers.
+   * @default true
+   */
+  direct?: boolean;
+}
+
 /** Default path of the MCP endpoint. */
 export const DEFAULT_MCP_PATH = '/mcp';
 
 /** JSON-RPC error codes used by the transport layer (the SDK's own values). */
 const SERVER_ERROR = -32000;
 const PARSE_ERROR = -32700;
-
-/** The protocol revisions served without a handshake (a `_meta` claim on every request). */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 
 /** A JSON-RPC error answer with no request id, the shape the SDK transport uses for HTTP-level refusals. */
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: Record<string, string>): Response {
@@ -92,7 +100,11 @@ function knownVersion(version: string | null): boolean {
  * const mcp = createMcpEndpoint(createContractContext(), {});
  * const response = await mcp(new Request('http://localhost/mcp', { method: 'POST', headers, body }));
  */
-export function createMcpEndpoint(context: ContractContext, options: McpOptions = {}): (request: Request) => Promise<Response> {
+export function createMcpEndpoint(
+  context: ContractContext,
+  options: McpOptions = {},
+  internal: EndpointInternals = {},
+): (request: Request) => Promise<Response> {
   const guard: OriginGuardOptions = { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins };
   // The modern leg's factory gets the request, not its parsed body: the scope travels beside it.
   const scopes = new WeakMap<Request, ServerScope>();
@@ -142,7 +154,7 @@ export function createMcpEndpoint(context: ContractContext, options: McpOptions 
       const answers: unknown = answered.status === 200 ? await answered.json() : [];
       return jsonRpcAnswer([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
     }
-    return serve(request, message);
+    return (internal.direct !== false && directToolCall(context, request, message)) || serve(request, message);
   };
 }
 

@@ -23,6 +23,9 @@ import { requestSpanOf } from '../../telemetry/request-span.ts';
 /** `serverInfo.name` reported on `initialize`. */
 export const MCP_SERVER_NAME = 'cellgate';
 
+/** `serverInfo` of every server (and of the direct `tools/call` path's 2026-07-28 result `_meta`). */
+export const SERVER_INFO = { name: MCP_SERVER_NAME, title: 'cellgate contract API', version: pkg.version };
+
 const INSTRUCTIONS =
   'cellgate describes and checks Cell manifests (apiVersion platform/v1alpha1). Typical loop: ' +
   'recommend_manifest_structure → get_manifest_schema → write the manifest → validate_manifest → ' +
@@ -115,7 +118,7 @@ export function requestScope(message: unknown, request: Request): ServerScope {
  */
 export function createMcpServer(context: ContractContext, scope: ServerScope = FULL): McpServer {
   const server = new McpServer(
-    { name: MCP_SERVER_NAME, title: 'cellgate contract API', version: pkg.version },
+    { ...SERVER_INFO },
     {
       capabilities: { tools: {}, resources: {} },
       instructions: INSTRUCTIONS,

@@ -1,0 +1,115 @@
+/**
+ * The direct path of `tools/call`: one plain call of one of our tools, with arguments its schema
+ * accepts, answered without building an SDK server for it.
+ *
+ * Why: the SDK's stateless serving builds a server, a transport and the protocol's per-request
+ * state for every POST, and re-validates the JSON-RPC message and the result with its own zod
+ * schemas; for `validate_manifest` that machinery costs more than the validation itself. The
+ * protocol decisions stay the SDK's: the era, the `_meta` envelope and the header/body cross-checks
+ * come from its exported `classifyInboundRequest`, and anything this path does not recognise
+ * exactly (batches, notifications, `initialize`, unknown tools, arguments the schema refuses, a
+ * Base64-encoded `Mcp-Name`, extra params such as `task`, a 2025-era `_meta`) is left to the SDK.
+ * The tool runs through the same {@link callTool} as on the SDK path, and tests compare the two
+ * answers byte for byte for every tool and both revisions.
+ */
+import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import type { ContractContext } from '../context.ts';
+import { MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../limits.ts';
+import { lightResponse } from '../../http/light-response.ts';
+import { requestSpanOf } from '../../telemetry/request-span.ts';
+import { SERVER_INFO } from './server.ts';
+import { callTool, type McpTool } from './tool.ts';
+import { mcpTools } from './tools/index.ts';
+
+/** The revision this path answers for envelope-carrying requests; others go to the SDK. */
+const MODERN_REVISION = '2026-07-28';
+/** The protocol revisions served without a handshake (a `_meta` claim on every request). */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = [MODERN_REVISION];
+
+const toolsByName = new Map<string, McpTool>(mcpTools.map((tool) => [tool.name, tool]));
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Trims the optional whitespace HTTP allows around a header value, as the SDK does. */
+function header(request: Request, name: string): string | undefined {
+  return request.headers.get(name)?.trim() ?? undefined;
+}
+
+/**
+ * A 2025-era request as the SDK classifies it ("no claim"): no `_meta` at all, so no envelope
+ * claim, and no protocol-version header naming a modern revision. Decided here without the SDK's
+ * classifier, whose zod checks of the whole message are most of what this path would cost.
+ */
+function isLegacyCall(request: Request, params: Record<string, unknown>): boolean {
+  const version = header(request, 'mcp-protocol-version');
+  const legacyVersion = version === undefined || (SUPPORTED_PROTOCOL_VERSIONS.includes(version) && !MODERN_PROTOCOL_VERSIONS.includes(version));
+  return params['_meta'] === undefined && legacyVersion;
+}
+
+/** The SDK classifier's verdict per envelope text (bounded: see src/limits.ts). */
+const envelopeVerdicts = new Map<string, boolean>();
+
+/**
+ * Whether the SDK classifies a `tools/call` carrying `meta` as a valid 2026-07-28 request, given the
+ * standard headers already matched. The classifier reads the envelope, the method and the name;
+ * the arguments (checked afterwards with the tool's schema) are left out so its zod checks do not
+ * walk them. The verdict depends on the envelope alone, so it is remembered per envelope text.
+ */
+function modernEnvelope(id: string | number, name: string, meta: unknown): boolean {
+  const key = JSON.stringify(meta);
+  const known = envelopeVerdicts.get(key);
+  if (known !== undefined) return known;
+  const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, _meta: meta } };
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    body,
+    protocolVersionHeader: MODERN_REVISION,
+    mcpMethodHeader: 'tools/call',
+    mcpNameHeader: name,
+  });
+  const verdict = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === MODERN_REVISION;
+  if (key.length <= MCP_ENVELOPE_CACHE_KEY_LENGTH) {
+    if (envelopeVerdicts.size >= MCP_ENVELOPE_CACHE_ENTRIES) envelopeVerdicts.delete(envelopeVerdicts.keys().next().value!);
+    envelopeVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * Whether a request with a `_meta` is a valid 2026-07-28 request naming exactly this call: the
+ * three standard headers the SDK requires, in their plain form (no Base64 `Mcp-Name`), and an
+ * envelope the SDK's classifier accepts.
+ */
+function isModernCall(request: Request, id: string | number, name: string, meta: unknown): boolean {
+  const plainHeaders =
+    header(request, 'mcp-protocol-version') === MODERN_REVISION && header(request, 'mcp-method') === 'tools/call' && header(request, 'mcp-name') === name;
+  return plainHeaders && modernEnvelope(id, name, meta);
+}
+
+/**
+ * Answers `message` when it is a plain `tools/call` this path handles (see the module comment),
+ * else returns `undefined` and the caller hands the request to the SDK. Call it only for a request
+ * that passed the endpoint's own guards (origin, method, content type, depth, protocol version).
+ */
+export function directToolCall(context: ContractContext, request: Request, message: unknown): Promise<Response> | undefined {
+  if (!isPlainObject(message) || message['method'] !== 'tools/call' || message['jsonrpc'] !== '2.0') return undefined;
+  // A JSON-RPC request and nothing else (no `result`/`error` beside it), with an id the SDK accepts.
+  for (const key in message) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
+  const { id, params } = message;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) || !isPlainObject(params)) return undefined;
+  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
+  const { name, arguments: args } = params;
+  const tool = typeof name === 'string' ? toolsByName.get(name) : undefined;
+  if (tool === undefined || !isPlainObject(args)) return undefined;
+  const era = isLegacyCall(request, params) ? 'legacy' : isModernCall(request, id, tool.name, params['_meta']) ? 'modern' : undefined;
+  if (era === undefined) return undefined;
+  // The SDK's one argument check, with the same schema: its output is what the tool receives.
+  const checked = tool.input.safeParse(args);
+  if (!checked.success) return undefined;
+  return callTool(tool, context, checked.data, requestSpanOf(request)?.context).then((result) => {
+    const answer = era === 'modern' ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
+    return lightResponse(JSON.stringify({ result: answer, jsonrpc: '2.0', id }), 200, [['content-type', 'application/json']]);
+  });
+}
