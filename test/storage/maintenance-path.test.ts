@@ -15,6 +15,7 @@ import { postgresStorage } from 'cellgate/storage/postgres';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { memoryStorage } from 'cellgate';
 import type { StorageDriver } from 'cellgate';
+import { eventResourceId } from '../../src/storage/sql/events.ts';
 import { inMaintenance } from '../../src/storage/sql/maintenance.ts';
 import { postgresDialect } from '../../src/storage/postgres/postgres-dialect.ts';
 import { createSqliteDialect } from '../../src/storage/sqlite/sqlite-dialect.ts';
@@ -70,6 +71,10 @@ describe('maintenance path on SQLite', () => {
     const db = new Kysely<SqlSchema>({ dialect: new SqliteDialect({ database: new Database(filename) }) });
     try {
       await checkPath(createSqliteDialect(5_000), db, tenantId);
+      // Erasure finds a record's outbox events through the record index, not a walk of the outbox.
+      const lookup = sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT seq FROM cellgate_events
+        WHERE tenant_id = 't' AND resource_type = 'r' AND ${eventResourceId(createSqliteDialect(5_000))} = 'x' ORDER BY seq`;
+      expect((await lookup.execute(db)).rows.map((row) => row.detail).join('\n')).toContain('cellgate_events_record_idx');
     } finally {
       await db.destroy();
     }
@@ -91,6 +96,16 @@ describe.skipIf(!server.ok)('maintenance path on PostgreSQL', () => {
     const db = new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: server.db.url, max: 2 }) }) });
     try {
       await checkPath(postgresDialect, db, tenantId);
+      // Erasure finds a record's outbox events through the record index (sequential scans off: the
+      // table is tiny, and the question is whether the index can serve the query at all).
+      const plan = await db.connection().execute(async (connection) => {
+        await sql`SET enable_seqscan = off`.execute(connection);
+        const explained = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT seq FROM cellgate_events
+          WHERE tenant_id = 't' AND resource_type = 'r' AND ${eventResourceId(postgresDialect)} = 'x' ORDER BY seq`.execute(connection);
+        await sql`RESET enable_seqscan`.execute(connection);
+        return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('cellgate_events_record_idx');
       // A grant row of another transaction opens nothing: the guard checks this transaction's id.
       const second = postgresStorage({ connectionString: server.db.url });
       const tenant = await seedAudit(second);

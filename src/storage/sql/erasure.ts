@@ -8,15 +8,11 @@ import { sql } from 'kysely';
 import { encodeEventCursor, decodeEventCursor } from '../event-cursor.ts';
 import type { DomainEvent, ErasureOperations, StoredEvent, StoredRecord } from '../types.ts';
 import { AUDIT_TABLE, EVENTS_TABLE, VERSION_TABLE } from './columns.ts';
+import { eventResourceId } from './events.ts';
 import type { Row } from './codec.ts';
 import { scopeCondition } from './list-query.ts';
 import type { SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
-
-/** The `resourceId` member of an event's JSON body, in the dialect's JSON syntax. */
-function eventResourceId(dialect: SqlDialect) {
-  return dialect.name === 'postgres' ? sql`${sql.ref('payload')}->>'resourceId'` : sql`json_extract(${sql.ref('payload')}, '$.resourceId')`;
-}
 
 /** The erasure operations over the maintenance transaction `tx`. */
 export function createSqlErasureOperations(dialect: SqlDialect, tx: SqlTx): ErasureOperations {
@@ -50,8 +46,7 @@ export function createSqlErasureOperations(dialect: SqlDialect, tx: SqlTx): Eras
 
     listRecordEvents: (query) =>
       run(async (): Promise<StoredEvent[]> => {
-        // The outbox has no per-record index: the tenant's index bounds the scan, the JSON member
-        // picks the record's rows inside the database, and only those come back.
+        // The record index (tenant, resource type, resource id, seq) finds exactly these rows.
         const after = query.after === undefined ? sql`` : sql` AND ${sql.ref('seq')} > ${decodeEventCursor(query.after)}`;
         const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('payload')} FROM ${sql.table(EVENTS_TABLE)}
           WHERE ${sql.ref('tenant_id')} = ${query.tenantId} AND ${sql.ref('resource_type')} = ${query.resourceType}

@@ -23,6 +23,15 @@ const EVENT_LOCK_CLASS = 0x65_76_6e_74;
 const affected = (result: { numAffectedRows?: bigint }): number => Number(result.numAffectedRows ?? 0n);
 
 /** Appends one event in the open transaction `tx` (see the module comment for the PostgreSQL lock). */
+/**
+ * The event's resource id, read from its stored payload. Indexed (with tenant, resource type and
+ * `seq`) by the `cellgate:event-record-index` step, so a record's events are found without a scan:
+ * queries must use this very expression for the index to apply.
+ */
+export function eventResourceId(dialect: SqlDialect): RawBuilder<unknown> {
+  return dialect.name === 'postgres' ? sql`${sql.ref('payload')}->>'resourceId'` : sql`json_extract(${sql.ref('payload')}, '$.resourceId')`;
+}
+
 export function appendEvent(dialect: SqlDialect, tx: SqlDb | SqlTx, event: DomainEvent): Promise<void> {
   return mapErrors(dialect, async () => {
     if (dialect.name === 'postgres') await sql`SELECT pg_advisory_xact_lock(${sql.lit(EVENT_LOCK_CLASS)}, hashtext(${event.tenantId}))`.execute(tx);

@@ -31,6 +31,7 @@ import {
   VERSION_TABLE,
   type ColumnSpec,
 } from './columns.ts';
+import { eventResourceId } from './events.ts';
 import { assertModel, fnv1a, indexName } from './identifiers.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 
@@ -313,6 +314,21 @@ function retentionStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * The outbox's per-record index: erasure rewrites one record's events, found through it without a
+ * walk over the tenant's whole outbox.
+ */
+function eventRecordIndexStep(dialect: SqlDialect): MigrationStep {
+  return {
+    name: 'cellgate:event-record-index',
+    checksum: `event-record-index@1:${dialect.name}`,
+    async apply(tx) {
+      await sql`CREATE INDEX IF NOT EXISTS ${sql.id(indexName(EVENTS_TABLE, 'record_idx'))} ON ${sql.table(EVENTS_TABLE)}
+        (${sql.ref('tenant_id')}, ${sql.ref('resource_type')}, (${eventResourceId(dialect)}), ${sql.ref('seq')})`.execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -406,6 +422,7 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     maintenanceStep(dialect),
     auditExportStep(dialect),
     retentionStep(dialect),
+    eventRecordIndexStep(dialect),
     ...models.map((model) => entityStep(dialect, model)),
   ];
   await dialect.withMigrationLock(db, async (tx) => {
