@@ -85,7 +85,7 @@ describe('cellgate purge', () => {
     expect(done.out).toContain(`tenant ${locked.ctx.actor.tenantId}: skipped, its history is immutable`);
     expect(done.out).toMatch(
       new RegExp(
-        `tenant ${open.ctx.actor.tenantId}: removed before \\S+: 3 audit records, 0 version states, 0 events, 0 deliveries; removed 1 soft-deleted records \\(2 version states\\)`,
+        `tenant ${open.ctx.actor.tenantId}: removed before \\S+: 3 audit records, 0 version states, 3 events, 0 deliveries; removed 1 soft-deleted records \\(2 version states\\)`,
       ),
     );
     // The open tenant: the deleted record is gone, the live one stays with its current version;
@@ -98,6 +98,8 @@ describe('cellgate purge', () => {
       ['audit.purged', 'cellgate-cli'],
     ]);
     expect(JSON.stringify(audit)).not.toMatch(/doomed|Doomed/);
+    // The outbox keeps only the run's own event (never fanned out: no dispatcher here; older ones went).
+    expect(rows(file, 'SELECT count(*) AS n FROM cellgate_events WHERE tenant_id = ?', open.ctx.actor.tenantId)).toEqual([{ n: 1 }]);
     // The immutable tenant: untouched.
     expect(rows(file, 'SELECT count(*) AS n FROM cellgate_audit_log WHERE tenant_id = ?', locked.ctx.actor.tenantId)).toEqual([{ n: 3 }]);
     expect(rows(file, 'SELECT count(*) AS n FROM crm_customer_v1 WHERE tenant_id = ?', locked.ctx.actor.tenantId)).toEqual([{ n: 2 }]);
