@@ -10,7 +10,6 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const TSX = resolve(root, 'node_modules/.bin/tsx');
 
 interface Host {
   child: ChildProcessWithoutNullStreams;
@@ -21,7 +20,7 @@ interface Host {
 }
 
 function startHost(env: Record<string, string>): Promise<Host> {
-  const child = spawn(TSX, ['examples/reference-host/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/reference-host/main.ts'], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: 'pipe',
@@ -168,7 +167,10 @@ describe('reference host settings', () => {
   ])(
     'exits 1 with a one-line reason for %j',
     async (env, name) => {
-      const child = spawn(TSX, ['examples/reference-host/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:', ...env } });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'examples/reference-host/main.ts'], {
+        cwd: root,
+        env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:', ...env },
+      });
       let err = '';
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
       const code = await new Promise<number | null>((done) => child.once('exit', done));

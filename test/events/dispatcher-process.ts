@@ -49,6 +49,12 @@ const dispatcher = createWebhookDispatcher({
 dispatcher.start();
 console.log('dispatching');
 
+// Stops by itself when the test that started it is gone (this process is re-parented).
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(0);
+}, 500).unref();
+
 process.on('SIGTERM', () => {
   void dispatcher
     .stop()

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
-import { exited, killEventHosts, startEventHost as host, startReceiver } from './support.ts';
+import { runningEventHosts, exited, killEventHosts, startEventHost as host, startReceiver } from './support.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'cellgate-events-restart-'));
 afterAll(() => {
@@ -30,6 +30,8 @@ describe('webhooks on SQLite across a SIGKILL', () => {
       await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
       first.kill('SIGKILL');
       await exited(first);
+      // The kill reached the dispatcher itself: nothing of the first host runs on.
+      expect(runningEventHosts(secret)).toEqual([]);
       const storage = sqliteStorage({ filename: database.slice('sqlite:'.length) });
       const committed = await storage.events.listEvents({ tenantId: tenant, limit: 100 });
       expect(committed).toHaveLength(10);

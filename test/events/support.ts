@@ -3,6 +3,7 @@
  * with the `standardwebhooks` library (as a receiver would) and records what it saw, and a small
  * governed entity document.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -98,7 +99,9 @@ const hosts: ChildProcess[] = [];
 
 /** Starts `dispatcher-process.ts` with `env` and resolves once its dispatcher runs. */
 export function startEventHost(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(`${root}node_modules/.bin/tsx`, ['test/events/dispatcher-process.ts'], {
+  // One process (`node --import tsx`), not the tsx command: that command runs the script in a
+  // second process, so a SIGKILL reached only the wrapper and left the dispatcher running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/events/dispatcher-process.ts'], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,6 +117,25 @@ export function startEventHost(env: Record<string, string>): Promise<ChildProces
     });
     child.once('exit', (code) => reject(new Error(`host exited ${code}: ${stderr}`)));
   });
+}
+
+/**
+ * Process ids of event hosts still running with this webhook secret (Linux: read from /proc). A
+ * killed host must leave none: under the tsx command a SIGKILL reached only the wrapper.
+ */
+export function runningEventHosts(secret: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (command.includes('dispatcher-process.ts') && readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`SECRET=${secret}`))
+        pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
 }
 
 /** Kills every host still running (for afterAll). */
