@@ -6,11 +6,12 @@
  * audit rows when the caller can read them) is serialised and searched for those values, and the
  * history keeps its shape plus one erasure record.
  */
+import { workspaceAdminContext } from './storage-conformance-fixtures.ts';
 import { beforeAll, expect } from 'vitest';
 import { describe, it } from './storage-conformance-select.ts';
 import { defineEntity } from '../entity-document/index.ts';
 import { CellgateError } from '../errors.ts';
-import { createGovernedService, type Actor, type GovernedContext, type GovernedService } from '../governed/service.ts';
+import { createGovernedService, type GovernedContext, type GovernedService } from '../governed/service.ts';
 import { eraseRecord } from '../governed/service-erase.ts';
 import type { StorageDriver, StoredEvent } from '../storage/types.ts';
 import type { RawAuditRows } from './storage-conformance-service.ts';
@@ -36,22 +37,8 @@ const Patient = defineEntity({
   },
 });
 
-function context(): GovernedContext {
-  const workspaceId = crypto.randomUUID();
-  const actor: Actor = {
-    id: crypto.randomUUID(),
-    type: 'user',
-    tenantId: crypto.randomUUID(),
-    roles: [],
-    workspaces: { [workspaceId]: ['admin'] },
-    permissions: ['audit:read', 'audit:restore', 'conformance_erasure.patients.read'],
-  };
-  return {
-    actor,
-    scope: { workspaceId, cellId: crypto.randomUUID() },
-    meta: { requestId: 'req-erasure', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' },
-  };
-}
+const context = (): GovernedContext =>
+  workspaceAdminContext(['conformance_erasure.patients.read'], { requestId: 'req-erasure', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' });
 
 /** Distinctive values, one per field and version, so a search for each can only match a leak. */
 function secrets() {

@@ -4,10 +4,11 @@
  * audit's redaction), the change feed (commit order, resumption from any cursor with no gap or
  * duplicate) and the webhook delivery state (fan-out once, exclusive claims, leases).
  */
+import { workspaceAdminContext } from './storage-conformance-fixtures.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defineEntity } from '../entity-document/index.ts';
 import type { CellgateError } from '../errors.ts';
-import { createGovernedService, type Actor, type GovernedContext, type GovernedService } from '../governed/service.ts';
+import { createGovernedService, type GovernedContext, type GovernedService } from '../governed/service.ts';
 import type { DomainEvent, StorageDriver, StoredEvent } from '../storage/types.ts';
 
 type Current = () => StorageDriver;
@@ -31,22 +32,8 @@ const document = (name: string, tier: 'tier-1' | 'tier-3') =>
     },
   });
 
-function context(): GovernedContext {
-  const workspaceId = crypto.randomUUID();
-  const actor: Actor = {
-    id: crypto.randomUUID(),
-    type: 'user',
-    tenantId: crypto.randomUUID(),
-    roles: [],
-    workspaces: { [workspaceId]: ['admin'] },
-    permissions: ['audit:read', 'audit:restore'],
-  };
-  return {
-    actor,
-    scope: { workspaceId, cellId: crypto.randomUUID() },
-    meta: { requestId: `req-${crypto.randomUUID()}`, traceId: 'trace-events', ip: '127.0.0.1', userAgent: 'conformance' },
-  };
-}
+const context = (): GovernedContext =>
+  workspaceAdminContext([], { requestId: `req-${crypto.randomUUID()}`, traceId: 'trace-events', ip: '127.0.0.1', userAgent: 'conformance' });
 
 /** Every committed event of a tenant, read page by page. */
 async function allEvents(driver: StorageDriver, tenantId: string, limit = 100): Promise<StoredEvent[]> {

@@ -3,6 +3,7 @@
  * its own (a fresh UUID), so cases never see each other's rows and need no cleanup between them.
  */
 import type { AuditRecord, EntityStorageModel, RecordScope, StorageDriver, StorageSession, StoredRecord } from '../storage/types.ts';
+import type { Actor, GovernedContext, RequestMeta } from '../governed/types.ts';
 
 /** A workspace-shared entity with one field of every type and format. */
 export const invoiceModel: EntityStorageModel = {
@@ -139,4 +140,21 @@ export async function seed(driver: StorageDriver, model: EntityStorageModel, rec
       await session.putVersionState(model, record);
     }
   });
+}
+
+/**
+ * A context of the conformance suites: a workspace admin with the audit permissions (and `extra`
+ * ones), in a fresh tenant, workspace and cell, with the request metadata given.
+ */
+export function workspaceAdminContext(extra: readonly string[], meta: RequestMeta): GovernedContext {
+  const workspaceId = crypto.randomUUID();
+  const actor: Actor = {
+    id: crypto.randomUUID(),
+    type: 'user',
+    tenantId: crypto.randomUUID(),
+    roles: [],
+    workspaces: { [workspaceId]: ['admin'] },
+    permissions: ['audit:read', 'audit:restore', ...extra],
+  };
+  return { actor, scope: { workspaceId, cellId: crypto.randomUUID() }, meta };
 }

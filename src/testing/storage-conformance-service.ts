@@ -3,11 +3,12 @@
  * and restore, rollback, conflicts, idempotency, redaction) run on the driver under test, so a
  * driver is proven with the core that will really use it.
  */
+import { workspaceAdminContext } from './storage-conformance-fixtures.ts';
 import { beforeAll, expect } from 'vitest';
 import { describe, it } from './storage-conformance-select.ts';
 import { defineEntity } from '../entity-document/index.ts';
 import type { CellgateError } from '../errors.ts';
-import { createGovernedService, type Actor, type GovernedContext, type GovernedService } from '../governed/service.ts';
+import { createGovernedService, type GovernedContext, type GovernedService } from '../governed/service.ts';
 import type { StorageDriver } from '../storage/types.ts';
 
 type Current = () => StorageDriver;
@@ -35,22 +36,8 @@ const ServiceInvoice = defineEntity({
   data: { sorting: { allowedFields: ['amount', 'created_at'], default: { field: 'created_at', direction: 'desc' } } },
 });
 
-function context(): GovernedContext {
-  const workspaceId = crypto.randomUUID();
-  const actor: Actor = {
-    id: crypto.randomUUID(),
-    type: 'user',
-    tenantId: crypto.randomUUID(),
-    roles: [],
-    workspaces: { [workspaceId]: ['admin'] },
-    permissions: ['audit:read', 'audit:restore', 'conformance.bills.read'],
-  };
-  return {
-    actor,
-    scope: { workspaceId, cellId: crypto.randomUUID() },
-    meta: { requestId: 'req-conformance', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' },
-  };
-}
+const context = (): GovernedContext =>
+  workspaceAdminContext(['conformance.bills.read'], { requestId: 'req-conformance', traceId: null, ip: '127.0.0.1', userAgent: 'conformance' });
 
 const input = { invoiceNumber: 'B-1', amount: 10, email: 'pay@example.com', paymentToken: SECRET };
 
