@@ -156,8 +156,9 @@ function zodPathResult(doc: unknown) {
   return validationResult(parsed.success ? runRules(allRules, manifestTargets(parsed.data)) : toValidationIssues(parsed.error.issues));
 }
 
-describe('the compiled quick check of validateManifest', () => {
-  const quick = compileQuickCheck(CellManifestSchema);
+// Both back ends: generated code (taken where the runtime allows it) and closures (elsewhere).
+describe.each(['source', 'closures'] as const)('the compiled quick check of validateManifest (%s)', (backend) => {
+  const quick = compileQuickCheck(CellManifestSchema, backend);
 
   it('proves the fixture, every example manifest and every optional variant valid (the fast path is taken)', () => {
     expect(quick(crmManifest())).toBe(true);
