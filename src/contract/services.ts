@@ -191,7 +191,8 @@ const quickRequests = new WeakMap<z.ZodType, QuickCheck>();
  * not parsed a second time.
  */
 export const checked = {
-  validateManifest: (args: ValidateManifestRequest): ValidationResult => validateManifestCore(args.manifest),
+  /** `textLength`: as for {@link validateManifest}; the caller bounded the nesting of that text. */
+  validateManifest: (args: ValidateManifestRequest, textLength?: number): ValidationResult => manifestWithin(args.manifest, textLength),
   validateEntity: (args: ValidateEntityRequest): ValidationResult => validateEntityCore(args.entity),
   validatePage: (args: ValidatePageRequest): ValidationResult => validatePageCore(args.page),
   normalizeManifest: (args: ValidateManifestRequest): NormalizeResult => normalizeManifestCore(args.manifest),
@@ -209,7 +210,11 @@ export const checked = {
  *   bounds, so their walk is skipped.
  */
 export function validateManifest(body: unknown, textLength?: number): ValidationResult {
-  const { manifest } = validationRequest(ValidateManifestRequestSchema, body);
+  return manifestWithin(validationRequest(ValidateManifestRequestSchema, body).manifest, textLength);
+}
+
+/** Validates `manifest`, skipping the walk of the document bounds when `textLength` proves them. */
+function manifestWithin(manifest: unknown, textLength: number | undefined): ValidationResult {
   return textLength !== undefined && withinBoundsByLength(textLength) ? validateBoundedManifest(manifest) : validateManifestCore(manifest);
 }
 

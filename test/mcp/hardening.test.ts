@@ -8,7 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_HEADERS, rpc, startHost, type TestHost } from './support.ts';
+import { MCP_HEADERS, rest, rpc, startHost, type TestHost } from './support.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const MODERN = '2026-07-28';
@@ -81,6 +81,19 @@ describe('over HTTP', () => {
       params: { name: 'validate_manifest', arguments: { manifest: deep(63) } },
     });
     expect(response.body.result.structuredContent.valid).toBe(false);
+  });
+
+  // The direct tools/call path skips the walk of the document bounds only for a message too short
+  // to exceed them; a longer one must still be walked, in both revisions, exactly as over REST.
+  it.each([
+    ['2025-11-25', {}, MCP_HEADERS],
+    ['2026-07-28', { _meta: ENVELOPE }, { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'validate_manifest' }],
+  ] as const)('validate_manifest over %s reports a manifest of more than 20,000 values as REST does', async (_revision, extra, headers) => {
+    const manifest = { apiVersion: 'platform/v1alpha1', kind: 'Cell', values: new Array(20_001).fill(0) };
+    const call = { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest }, ...extra } };
+    const [mcp, overRest] = await Promise.all([rpc(host.mcpUrl, call, headers), rest(`${host.url}/api/validate/manifest`, { manifest })]);
+    expect(overRest.body.errors).toEqual([{ field: 'root', message: expect.stringMatching(/more than 20000 values/) }]);
+    expect(mcp.body.result.structuredContent).toEqual(overRest.body);
   });
 
   it.each(BAD_PARAMS)('%s %j gets -32602 with a clean message', async (method, params, mention) => {

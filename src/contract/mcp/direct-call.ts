@@ -91,9 +91,10 @@ function isModernCall(request: Request, id: string | number, name: string, meta:
 /**
  * Answers `message` when it is a plain `tools/call` this path handles (see the module comment),
  * else returns `undefined` and the caller hands the request to the SDK. Call it only for a request
- * that passed the endpoint's own guards (origin, method, content type, depth, protocol version).
+ * that passed the endpoint's own guards (origin, method, content type, depth, protocol version);
+ * `textLength` is the length of the JSON text `message` was parsed from.
  */
-export function directToolCall(context: ContractContext, request: Request, message: unknown): Promise<Response> | undefined {
+export function directToolCall(context: ContractContext, request: Request, message: unknown, textLength?: number): Promise<Response> | undefined {
   if (!isPlainObject(message) || message['method'] !== 'tools/call' || message['jsonrpc'] !== '2.0') return undefined;
   // A JSON-RPC request and nothing else (no `result`/`error` beside it), with an id the SDK accepts.
   for (const key in message) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
@@ -108,7 +109,7 @@ export function directToolCall(context: ContractContext, request: Request, messa
   // The SDK's one argument check, with the same schema: its output is what the tool receives.
   const checked = tool.input.safeParse(args);
   if (!checked.success) return undefined;
-  return callTool(tool, context, checked.data, requestSpanOf(request)?.context).then((result) => {
+  return callTool(tool, context, checked.data, requestSpanOf(request)?.context, { textLength }).then((result) => {
     const answer = era === 'modern' ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
     return lightResponse(JSON.stringify({ result: answer, jsonrpc: '2.0', id }), 200, [['content-type', 'application/json']]);
   });

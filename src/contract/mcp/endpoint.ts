@@ -154,7 +154,7 @@ export function createMcpEndpoint(
       const answers: unknown = answered.status === 200 ? await answered.json() : [];
       return jsonRpcAnswer([...(Array.isArray(answers) ? answers : [answers]), ...refused]);
     }
-    return (internal.direct !== false && directToolCall(context, request, message)) || serve(request, message);
+    return (internal.direct !== false && directToolCall(context, request, message, text.length)) || serve(request, message);
   };
 }
 

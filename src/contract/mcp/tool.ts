@@ -20,6 +20,15 @@ export interface ToolAnswer {
   structured?: Record<string, unknown>;
 }
 
+/** What the endpoint learned about a call at its edge, for tools that can use it. */
+export interface ToolCallFacts {
+  /**
+   * Length of the JSON text the call arrived in, whose nesting the endpoint bounded: a validator
+   * skips its walk of the document bounds when the text is too short to exceed them.
+   */
+  textLength?: number;
+}
+
 /** One of the 19 tools. */
 export interface McpTool<I extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -38,7 +47,7 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject> {
   /** Appended to an application error when its message names no tool: what to call instead. */
   hint?: string;
   /** Computes the answer; a thrown CellgateError becomes an `isError` result. */
-  run(context: ContractContext, args: z.output<I>): ToolAnswer | Promise<ToolAnswer>;
+  run(context: ContractContext, args: z.output<I>, facts: ToolCallFacts): ToolAnswer | Promise<ToolAnswer>;
 }
 
 /** Declares a tool with its argument type inferred from `input`. */
@@ -50,9 +59,15 @@ export function defineTool<I extends z.ZodObject>(tool: McpTool<I>): McpTool {
  * Runs a tool for one call (its arguments already checked by the SDK) and shapes the result (A19),
  * in a span under `parent` when an OpenTelemetry SDK is registered.
  */
-export function callTool(tool: McpTool, context: ContractContext, args: Record<string, unknown>, parent?: OtelContext): Promise<CallToolResult> {
+export function callTool(
+  tool: McpTool,
+  context: ContractContext,
+  args: Record<string, unknown>,
+  parent?: OtelContext,
+  facts: ToolCallFacts = {},
+): Promise<CallToolResult> {
   const body = async () => {
-    const answer = await tool.run(context, args);
+    const answer = await tool.run(context, args, facts);
     return toolResult(answer.summary, answer.data, answer.structured ?? (answer.data as Record<string, unknown>));
   };
   const tracing = currentTracing();

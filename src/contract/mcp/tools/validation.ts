@@ -34,7 +34,8 @@ export const validationTools = [
       'explain_validation_errors when invalid, normalize_manifest when valid.',
     input: services.ValidateManifestRequestSchema,
     output: ValidationResultSchema,
-    run: (_context, args) => answer('Manifest', services.checked.validateManifest(args), 'Call normalize_manifest to fill defaults.'),
+    run: (_context, args, { textLength }) =>
+      answer('Manifest', services.checked.validateManifest(args, textLength), 'Call normalize_manifest to fill defaults.'),
   }),
   defineTool({
     name: 'validate_entity',
