@@ -1,7 +1,7 @@
 /** Runs the rule table over parsed documents and collects `{ field, message }` problems. */
 import type { CellManifest, EntityDefinition, PageDefinition, ValidationIssue } from '../schema/index.ts';
 import { isClean } from './rules/clean-pass.ts';
-import { keyed } from './rules/helpers.ts';
+import { keyed, keysOf } from './rules/helpers.ts';
 import { allRules, type AnyRule, type ManifestIndex, type Report } from './rules/index.ts';
 import type { CapabilitySubject, EntitySubject, PageSubject, RuleSubjects } from './rules/types.ts';
 
@@ -83,8 +83,11 @@ function runRule(rule: AnyRule, targets: RuleTargets, report: Report): void {
 function capabilitySubjects(entities: readonly EntitySubject[]): CapabilitySubject[] {
   const out: CapabilitySubject[] = [];
   for (const subject of entities) {
-    for (const capability of subject.entity.capabilities ?? []) {
-      out.push({ entity: subject.entity, index: subject.index, capability, at: keyed(`${subject.at}.capabilities`, capability.key) });
+    const { entity } = subject;
+    // One lookup per entity: a capability per transition stays linear.
+    const transitionKeys = entity.lifecycle && keysOf(entity.lifecycle.transitions);
+    for (const capability of entity.capabilities ?? []) {
+      out.push({ entity, index: subject.index, capability, transitionKeys, at: keyed(`${subject.at}.capabilities`, capability.key) });
     }
   }
   return out;
