@@ -1,7 +1,8 @@
 /** Runs the rule table over parsed documents and collects `{ field, message }` problems. */
 import type { CellManifest, EntityDefinition, PageDefinition, ValidationIssue } from '../schema/index.ts';
-import { keyed } from './rules/helpers.ts';
-import type { AnyRule, ManifestIndex, Report } from './rules/index.ts';
+import { isClean } from './rules/clean-pass.ts';
+import { keyed, keysOf } from './rules/helpers.ts';
+import { allRules, type AnyRule, type ManifestIndex, type Report } from './rules/index.ts';
 import type { CapabilitySubject, EntitySubject, PageSubject, RuleSubjects } from './rules/types.ts';
 
 /** What the rules are run over; the manifest subject is absent when a part is validated alone. */
@@ -18,19 +19,48 @@ export const pageAt = (page: PageDefinition): string => keyed('spec.pages', page
 /** Path prefix of an entity's semantic problems (also when the entity is validated alone). */
 export const entityAt = (entity: EntityDefinition): string => keyed('spec.entities', entity.key);
 
+/** Lookups over the entities and pages of `manifest`. */
+function manifestIndex({ spec }: CellManifest): ManifestIndex {
+  return {
+    entities: new Map((spec.entities ?? []).map((entity) => [entity.key, entity])),
+    pageKeys: new Set((spec.pages ?? []).map((page) => page.key)),
+  };
+}
+
+/**
+ * The rule targets of a whole manifest, built on first use: a clean document (see
+ * {@link runRules}) never needs its index, subjects or paths.
+ */
+class ManifestTargets implements RuleTargets {
+  /** The parsed manifest. */
+  readonly document: CellManifest;
+  capabilities?: readonly CapabilitySubject[];
+  #manifest: RuleSubjects['manifest'] | undefined;
+  #pages: PageSubject[] | undefined;
+  #entities: EntitySubject[] | undefined;
+
+  constructor(document: CellManifest) {
+    this.document = document;
+  }
+
+  get manifest(): RuleSubjects['manifest'] {
+    return (this.#manifest ??= { manifest: this.document, index: manifestIndex(this.document) });
+  }
+
+  get pages(): readonly PageSubject[] {
+    const { index } = this.manifest;
+    return (this.#pages ??= (this.document.spec.pages ?? []).map((page) => ({ page, at: pageAt(page), index })));
+  }
+
+  get entities(): readonly EntitySubject[] {
+    const { index } = this.manifest;
+    return (this.#entities ??= (this.document.spec.entities ?? []).map((entity) => ({ entity, at: entityAt(entity), index })));
+  }
+}
+
 /** Builds the rule targets of a parsed manifest. */
 export function manifestTargets(manifest: CellManifest): RuleTargets {
-  const entities = manifest.spec.entities ?? [];
-  const pages = manifest.spec.pages ?? [];
-  const index: ManifestIndex = {
-    entities: new Map(entities.map((entity) => [entity.key, entity])),
-    pageKeys: new Set(pages.map((page) => page.key)),
-  };
-  return {
-    manifest: { manifest, index },
-    pages: pages.map((page) => ({ page, at: pageAt(page), index })),
-    entities: entities.map((entity) => ({ entity, at: entityAt(entity), index })),
-  };
+  return new ManifestTargets(manifest);
 }
 
 function runRule(rule: AnyRule, targets: RuleTargets, report: Report): void {
@@ -53,15 +83,30 @@ function runRule(rule: AnyRule, targets: RuleTargets, report: Report): void {
 function capabilitySubjects(entities: readonly EntitySubject[]): CapabilitySubject[] {
   const out: CapabilitySubject[] = [];
   for (const subject of entities) {
-    for (const capability of subject.entity.capabilities ?? []) {
-      out.push({ entity: subject.entity, index: subject.index, capability, at: keyed(`${subject.at}.capabilities`, capability.key) });
+    const { entity } = subject;
+    // One lookup per entity: a capability per transition stays linear.
+    const transitionKeys = entity.lifecycle && keysOf(entity.lifecycle.transitions);
+    for (const capability of entity.capabilities ?? []) {
+      out.push({ entity, index: subject.index, capability, transitionKeys, at: keyed(`${subject.at}.capabilities`, capability.key) });
     }
   }
   return out;
 }
 
-/** Runs `rules` in order over `targets`; each rule covers every subject before the next rule runs. */
+/**
+ * Runs `rules` in order over `targets`; each rule covers every subject before the next rule runs.
+ *
+ * The whole table over a whole manifest first takes one pass that proves most documents clean
+ * (`rules/clean-pass.ts`); the table itself runs only when that pass finds something, so the
+ * problems and their order are always the table's.
+ */
 export function runRules(rules: readonly AnyRule[], targets: RuleTargets): ValidationIssue[] {
+  if (rules === allRules && targets instanceof ManifestTargets && isClean(targets.document)) return [];
+  return runEveryRule(rules, targets);
+}
+
+/** {@link runRules} without the clean-document shortcut: every rule, rule-major. */
+export function runEveryRule(rules: readonly AnyRule[], targets: RuleTargets): ValidationIssue[] {
   const errors: ValidationIssue[] = [];
   const report: Report = (field, message) => {
     errors.push({ field, message });

@@ -1,6 +1,6 @@
 /** Rules over the capabilities of an entity (docs/decisions/A05.md). */
 import type { CapabilityInput } from '../../schema/index.ts';
-import { BASE_FIELD_KEYS, keyed, repeatedValues, hasRepeats } from './helpers.ts';
+import { BASE_FIELD_KEYS, hasKey, keyed, repeatedValues, hasRepeats } from './helpers.ts';
 import { rule, type Report } from './types.ts';
 
 /**
@@ -47,12 +47,12 @@ export const capabilityRules = [
     id: 'capability.transition',
     scope: 'capability',
     description: 'A transition capability references a transition key of the entity lifecycle.',
-    check: ({ entity, capability, at }, report) => {
+    check: ({ capability, transitionKeys, at }, report) => {
       if (capability.type !== 'transition') return;
       const { key, transition } = capability;
-      if (entity.lifecycle === undefined) {
+      if (transitionKeys === undefined) {
         report(at, `Capability "${key}" references transition "${transition}" but entity has no lifecycle defined`);
-      } else if (!entity.lifecycle.transitions.some((candidate) => candidate.key === transition)) {
+      } else if (!hasKey(transitionKeys, transition)) {
         report(at, `Capability "${key}" references unknown lifecycle transition "${transition}"`);
       }
     },

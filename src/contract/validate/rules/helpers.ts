@@ -17,7 +17,7 @@ export function repeats(values: Iterable<string>): string[] {
 const NONE: readonly string[] = Object.freeze([]);
 
 /** Lists longer than this are checked with a `Set`; shorter ones (nearly all) without allocating. */
-const PAIRWISE_MAX = 32;
+export const PAIRWISE_MAX = 32;
 
 /**
  * Each value that occurs more than once in `values`, once, in the order of its first repeat (the
@@ -36,6 +36,32 @@ export function repeatedValues(values: readonly string[]): readonly string[] {
 
 /** True when some value occurs more than once in `values`. */
 export const hasRepeats = (values: readonly string[]): boolean => repeatedValues(values).length > 0;
+
+/**
+ * True when two of `items` have the same `name` member: {@link hasRepeats} over `items.map(name)`
+ * without building that list (pairwise for a short list, a `Set` for a long one).
+ */
+export function repeatsMember<K extends string, T extends { readonly [P in K]: string }>(items: readonly T[], name: K): boolean {
+  if (items.length > PAIRWISE_MAX) return new Set(items.map((item) => item[name])).size !== items.length;
+  for (let i = 1; i < items.length; i++) {
+    const value = items[i]![name];
+    for (let j = 0; j < i; j++) if (items[j]![name] === value) return true;
+  }
+  return false;
+}
+
+/** The `key`s of a list, for {@link hasKey}: the list itself when short, a `Set` when long. */
+export type Keys = readonly { readonly key: string }[] | ReadonlySet<string>;
+
+/** {@link Keys} of `items`: nothing is allocated for a short list, and lookups in a long one stay O(1). */
+export const keysOf = (items: readonly { readonly key: string }[]): Keys => (items.length > PAIRWISE_MAX ? new Set(items.map((item) => item.key)) : items);
+
+/** True when `keys` holds `key`. */
+export function hasKey(keys: Keys, key: string): boolean {
+  if (keys instanceof Set) return keys.has(key);
+  for (const item of keys as readonly { readonly key: string }[]) if (item.key === key) return true;
+  return false;
+}
 
 /** Field keys maintained by the base entity; a manifest may not declare them (camelCase and snake_case forms). */
 export const BASE_FIELD_KEYS: ReadonlySet<string> = new Set([

@@ -4,7 +4,7 @@ import { repeatedValues } from './helpers.ts';
 import { rule } from './types.ts';
 
 /** Every item of the tree, depth first, without recursion limits of the call stack. */
-function flatten(items: readonly NavigationItem[]): NavigationItem[] {
+export function flatten(items: readonly NavigationItem[]): NavigationItem[] {
   const out: NavigationItem[] = [];
   const stack = [...items].reverse();
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
@@ -14,7 +14,9 @@ function flatten(items: readonly NavigationItem[]): NavigationItem[] {
   return out;
 }
 
-const pageItems = (items: readonly NavigationItem[]): NavigationPageItem[] => flatten(items).filter((item): item is NavigationPageItem => item.type === 'page');
+/** The page items of the tree, depth first. */
+export const pageItems = (items: readonly NavigationItem[]): NavigationPageItem[] =>
+  flatten(items).filter((item): item is NavigationPageItem => item.type === 'page');
 
 /** Navigation rules, in the order they run. */
 export const navigationRules = [

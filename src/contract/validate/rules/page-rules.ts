@@ -3,7 +3,8 @@ import { PAGE_TYPES, type PageDefinition } from '../../schema/index.ts';
 import { keyed, repeatedValues } from './helpers.ts';
 import { rule } from './types.ts';
 
-const entityRequired = new Map<string, boolean>(PAGE_TYPES.map((entry) => [entry.type, entry.entityRequired]));
+/** Page type → whether a page of that type must (true) or must not (false) name an entity. */
+export const entityRequired = new Map<string, boolean>(PAGE_TYPES.map((entry) => [entry.type, entry.entityRequired]));
 
 /**
  * Whether two pages name the same entity and type. Valid documents have none, so a short list is
@@ -30,6 +31,13 @@ function pagesByEntityAndType(pages: readonly PageDefinition[]): Map<string, Pag
     else groups.set(id, [page]);
   }
   return groups;
+}
+
+/** True when two pages name the same entity and type (what `page.one-per-entity-type` reports). */
+export function sharesEntityAndType(pages: readonly PageDefinition[]): boolean {
+  if (!mayShareEntityAndType(pages)) return false;
+  for (const group of pagesByEntityAndType(pages).values()) if (group.length > 1) return true;
+  return false;
 }
 
 /** Page rules, in the order they run. */

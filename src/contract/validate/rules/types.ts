@@ -4,6 +4,7 @@
  * bracket-key paths (docs/decisions/A03.md). Rules run only on documents that passed the zod schema, so
  * they see parsed, typed data.
  */
+import type { Keys } from './helpers.ts';
 import type { CapabilityDefinition, CellManifest, EntityDefinition, FieldDefinition, PageDefinition } from '../../schema/index.ts';
 
 /** Records one problem. */
@@ -41,6 +42,8 @@ export interface FieldVisit {
 /** One capability of an entity with the path prefix of its problems. */
 export interface CapabilitySubject extends EntitySubject {
   capability: CapabilityDefinition;
+  /** The keys of the entity's lifecycle transitions (absent without a lifecycle), shared by its capabilities. */
+  transitionKeys: Keys | undefined;
 }
 
 /** Which subject a rule checks. */
