@@ -4,6 +4,7 @@
  * lists and lists long enough for the `Set` paths), `runRules` yields byte for byte the issues of
  * the plain rule-major runner, and the pass says "clean" exactly when that runner finds nothing.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CellManifestSchema, getExample, listExamples, type CellManifest } from 'cellgate';
@@ -15,7 +16,6 @@ import { manifestTargets, runEveryRule, runRules } from '../../../src/contract/v
 import { crmManifest } from './validate-fixtures.ts';
 
 // Test documents are plain JSON edited in place, so they are typed loosely on purpose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
 
 const quick = compileQuickCheck(CellManifestSchema);
@@ -232,5 +232,16 @@ describe('rule table work', () => {
     tableTime(small); // warm-up
     // 8x the transitions and capabilities: ~8x the time when linear, ~64x when quadratic.
     expect(tableTime(large) / tableTime(small)).toBeLessThan(24);
+  });
+});
+
+describe('the clean pass and the rule table', () => {
+  // A rule added to the table but not mirrored by the pass would never run on documents the pass
+  // calls clean; each check of the pass names the rule it mirrors, so a missing one shows here
+  // (and in the new rule's own tests, which then find no problem).
+  it('names every rule of the table that has a check', () => {
+    const pass = readFileSync(new URL('../../../src/contract/validate/rules/clean-pass.ts', import.meta.url), 'utf8');
+    const unnamed = allRules.filter((rule) => rule.check !== undefined && !pass.includes(rule.id)).map((rule) => rule.id);
+    expect(unnamed).toEqual([]);
   });
 });

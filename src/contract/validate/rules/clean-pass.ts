@@ -209,7 +209,7 @@ function capabilityClean(capability: CapabilityDefinition, transitionKeys: Keys 
 /** The role rules. */
 function rolesClean({ spec }: CellManifest): boolean {
   const roles = spec.roles ?? [];
-  if (repeatsMember(roles, 'key')) return false;
-  for (const role of roles) if (hasRepeats(role.scopes) || hasRepeats(role.identityMappings ?? [])) return false;
+  if (repeatsMember(roles, 'key')) return false; // role.unique-keys
+  for (const role of roles) if (hasRepeats(role.scopes) || hasRepeats(role.identityMappings ?? [])) return false; // role.unique-scopes
   return true;
 }
