@@ -58,20 +58,19 @@ const NOSNIFF = 'x-content-type-options';
  */
 export const SECURITY_HEADERS: HeaderList = [[NOSNIFF, 'nosniff']];
 
-/** Header lists with the security headers added, per shared list (lists are shared constants: copied once). */
-const secured = new WeakMap<HeaderList, HeaderList>();
-
-/** `headers` with `SECURITY_HEADERS` (a `Headers` is completed in place; a list is copied once). */
+/**
+ * `headers` with `SECURITY_HEADERS`: a `Headers` is completed in place; a list is copied (it is
+ * shared, never mutated). The copy is a few entries, cheaper than remembering copies per list:
+ * a cache keyed by the list grew by one entry per request for callers that build their list per
+ * call, which kept the garbage collector busy.
+ */
 function withSecurityHeaders<T extends HeaderList | Headers>(headers: T): T {
   if (headers instanceof Headers) {
     if (!headers.has(NOSNIFF)) headers.set(NOSNIFF, 'nosniff');
     return headers;
   }
-  // Lists are one to three entries: the scan is cheaper than the map lookup.
   if ((headers as HeaderList).some(([name]) => name === NOSNIFF)) return headers;
-  let copy = secured.get(headers as HeaderList);
-  if (copy === undefined) secured.set(headers as HeaderList, (copy = [...(headers as HeaderList), ...SECURITY_HEADERS]));
-  return copy as T;
+  return [...(headers as HeaderList), ...SECURITY_HEADERS] as unknown as T;
 }
 
 class LightResponse {

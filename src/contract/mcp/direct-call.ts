@@ -16,6 +16,8 @@ import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIO
 import type { ContractContext } from '../context.ts';
 import { MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../limits.ts';
 import { lightResponse } from '../../http/light-response.ts';
+import { compileQuickCheck, type QuickCheck } from '../schema/quick-check.ts';
+import { JSON_RPC_HEADERS } from './single-exchange.ts';
 import { requestSpanOf } from '../../telemetry/request-span.ts';
 import { SERVER_INFO } from './server.ts';
 import { callTool, type McpTool } from './tool.ts';
@@ -27,6 +29,22 @@ const MODERN_REVISION = '2026-07-28';
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = [MODERN_REVISION];
 
 const toolsByName = new Map<string, McpTool>(mcpTools.map((tool) => [tool.name, tool]));
+
+/** Per tool, a check proving arguments its input schema would return unchanged (compiled on first call). */
+const exactArguments = new Map<McpTool, QuickCheck>();
+
+/**
+ * The arguments the tool receives: `args` itself when the compiled check proves zod would return
+ * them unchanged (no unknown key to strip, no default to fill), else zod's output; `undefined`
+ * when the schema refuses them (the SDK then answers).
+ */
+function toolArguments(tool: McpTool, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  let exact = exactArguments.get(tool);
+  if (exact === undefined) exactArguments.set(tool, (exact = compileQuickCheck(tool.input, { exact: true })));
+  if (exact(args)) return args;
+  const checked = tool.input.safeParse(args);
+  return checked.success ? checked.data : undefined;
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -107,10 +125,10 @@ export function directToolCall(context: ContractContext, request: Request, messa
   const era = isLegacyCall(request, params) ? 'legacy' : isModernCall(request, id, tool.name, params['_meta']) ? 'modern' : undefined;
   if (era === undefined) return undefined;
   // The SDK's one argument check, with the same schema: its output is what the tool receives.
-  const checked = tool.input.safeParse(args);
-  if (!checked.success) return undefined;
-  return callTool(tool, context, checked.data, requestSpanOf(request)?.context, { textLength }).then((result) => {
+  const checked = toolArguments(tool, args);
+  if (checked === undefined) return undefined;
+  return callTool(tool, context, checked, requestSpanOf(request)?.context, { textLength }).then((result) => {
     const answer = era === 'modern' ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
-    return lightResponse(JSON.stringify({ result: answer, jsonrpc: '2.0', id }), 200, [['content-type', 'application/json']]);
+    return lightResponse(JSON.stringify({ result: answer, jsonrpc: '2.0', id }), 200, JSON_RPC_HEADERS);
   });
 }

@@ -12,6 +12,9 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
 import { lightResponse } from '../../http/light-response.ts';
 
+/** Headers of a JSON-RPC answer (one shared list, as `lightResponse` wants). */
+export const JSON_RPC_HEADERS: ReadonlyArray<readonly [string, string]> = [['content-type', 'application/json']];
+
 /** A parsed body this path may answer: one request with an id, a method and object params. */
 export function isPlainRequest(message: unknown): message is JSONRPCMessage & { id: string | number; method: string } {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
@@ -53,6 +56,6 @@ export class SingleExchangeTransport implements Transport {
   async exchange(message: JSONRPCMessage, request: Request): Promise<Response> {
     this.onmessage?.(message, { request } as MessageExtraInfo);
     const answer = await this.#answer;
-    return lightResponse(JSON.stringify(answer), 200, [['content-type', 'application/json']]);
+    return lightResponse(JSON.stringify(answer), 200, JSON_RPC_HEADERS);
   }
 }

@@ -84,9 +84,21 @@ function conditionsOf(checks: readonly any[]): Condition[] | undefined {
   return conditions;
 }
 
+/** How {@link readShape} models a schema. */
+export interface ShapeOptions {
+  /**
+   * Model only what zod would return unchanged: every object refuses unknown keys (zod would strip
+   * them) and a member with a default is not modelled (zod would fill it in). A value the check
+   * proves is then equal to zod's output, so it can be used in its place.
+   */
+  exact?: boolean;
+}
+
 /** Reads schemas into shapes, sharing one node per schema so that reference cycles close. */
 class ShapeReader {
   private readonly memo = new Map<unknown, Shape>();
+
+  constructor(private readonly options: ShapeOptions) {}
 
   read(schema: z.ZodType): Shape {
     const known = this.memo.get(schema);
@@ -117,8 +129,10 @@ class ShapeReader {
         return { kind: 'oneOf', values: [...def.values] };
       case 'enum':
         return { kind: 'oneOf', values: Object.values(def.entries) };
-      case 'optional':
       case 'default':
+        if (this.options.exact) return NEVER;
+        return { kind: 'optional', inner: this.read(def.innerType) };
+      case 'optional':
         return { kind: 'optional', inner: this.read(def.innerType) };
       case 'nullable':
         return { kind: 'nullable', inner: this.read(def.innerType) };
@@ -143,10 +157,10 @@ class ShapeReader {
     if (catchall !== undefined && catchall !== 'never') return NEVER;
     const members = Object.entries(def.shape as Record<string, z.ZodType>).map(([key, schema]): Member => {
       const memberDef = schema._zod.def as Def;
-      const optional = memberDef.type === 'optional' || memberDef.type === 'default';
+      const optional = memberDef.type === 'optional' || (memberDef.type === 'default' && !this.options.exact);
       return { key, optional, shape: this.read(optional ? memberDef.innerType : schema) };
     });
-    return { kind: 'object', strict: catchall === 'never', members };
+    return { kind: 'object', strict: catchall === 'never' || this.options.exact === true, members };
   }
 
   private union(def: Def): Shape {
@@ -166,6 +180,6 @@ class ShapeReader {
 }
 
 /** The modelled shape of `schema`. */
-export function readShape(schema: z.ZodType): Shape {
-  return new ShapeReader().read(schema);
+export function readShape(schema: z.ZodType, options: ShapeOptions = {}): Shape {
+  return new ShapeReader(options).read(schema);
 }

@@ -17,14 +17,17 @@
 import type { z } from 'zod';
 import { util } from 'zod/v4/core';
 import { closureCheck } from './quick-check-closures.ts';
-import { readShape } from './quick-check-shape.ts';
+import { readShape, type ShapeOptions } from './quick-check-shape.ts';
 import { sourceCheck } from './quick-check-source.ts';
 
 /** A compiled check. */
 export type QuickCheck = (value: unknown) => boolean;
 
-/** Which back end builds the check: `auto` takes generated code where the runtime allows it. */
-export type QuickCheckBackend = 'auto' | 'source' | 'closures';
+/** Options of {@link compileQuickCheck}. */
+export interface QuickCheckOptions extends ShapeOptions {
+  /** Which back end builds the check: `auto` takes generated code where the runtime allows it. @default 'auto' */
+  backend?: 'auto' | 'source' | 'closures';
+}
 
 /**
  * Compiles a zod schema into a {@link QuickCheck}. The value must already be within the document
@@ -34,8 +37,9 @@ export type QuickCheckBackend = 'auto' | 'source' | 'closures';
  * const quick = compileQuickCheck(CellManifestSchema);
  * if (!quick(doc)) CellManifestSchema.safeParse(doc); // zod gives the messages
  */
-export function compileQuickCheck(schema: z.ZodType, backend: QuickCheckBackend = 'auto'): QuickCheck {
-  const shape = readShape(schema);
+export function compileQuickCheck(schema: z.ZodType, options: QuickCheckOptions = {}): QuickCheck {
+  const { backend = 'auto' } = options;
+  const shape = readShape(schema, options);
   const generated = backend === 'source' || (backend === 'auto' && util.allowsEval.value);
   return generated ? sourceCheck(shape) : closureCheck(shape);
 }

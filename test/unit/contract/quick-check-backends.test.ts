@@ -12,6 +12,7 @@ import { CellManifestSchema, EntityDefinitionSchema, PageDefinitionSchema } from
 import { parseOptions } from '../../../src/contract/schema/messages.ts';
 import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
 import { readShape, type Condition, type Shape } from '../../../src/contract/schema/quick-check-shape.ts';
+import { mcpTools } from '../../../src/contract/mcp/tools/index.ts';
 import { ValidateManifestRequestSchema } from '../../../src/contract/services.ts';
 
 type Json = unknown;
@@ -109,8 +110,8 @@ describe.each<[string, z.ZodType]>([
   ['PageDefinition', PageDefinitionSchema],
   ['the validate-manifest request body', ValidateManifestRequestSchema],
 ])('the quick check of %s', (_name, schema) => {
-  const source = compileQuickCheck(schema, 'source');
-  const closures = compileQuickCheck(schema, 'closures');
+  const source = compileQuickCheck(schema, { backend: 'source' });
+  const closures = compileQuickCheck(schema, { backend: 'closures' });
   const documents = arbitraryOf(readShape(schema));
 
   /** Both back ends give the same answer, and a proven document is one zod accepts. */
@@ -148,6 +149,30 @@ describe.each<[string, z.ZodType]>([
       { numRuns: 600 },
     );
     expect(refused).toBeGreaterThan(100);
+  });
+});
+
+// Exact mode (the MCP direct path hands a proven value to the tool in place of zod's output): a
+// proven value must equal zod's output, and both back ends must agree.
+describe.each<[string, z.ZodType]>([
+  ['CellManifestV1', CellManifestSchema],
+  ...mcpTools.map((tool): [string, z.ZodType] => [`the arguments of ${tool.name}`, tool.input]),
+])('the exact quick check of %s', (_name, schema) => {
+  const source = compileQuickCheck(schema, { backend: 'source', exact: true });
+  const closures = compileQuickCheck(schema, { backend: 'closures', exact: true });
+  const documents = arbitraryOf(readShape(schema));
+  const withExtraKey = documents.map((doc) => (typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? { ...doc, extra: 1 } : doc));
+
+  it('proves only values zod returns unchanged', () => {
+    fc.assert(
+      fc.property(fc.oneof(documents, withExtraKey), (doc) => {
+        const proven = source(doc);
+        expect(closures(doc)).toBe(proven);
+        // Equal members (fast-check also builds null-prototype objects, which JSON never does).
+        if (proven) expect(schema.parse(doc)).toEqual(doc);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -158,7 +158,7 @@ function zodPathResult(doc: unknown) {
 
 // Both back ends: generated code (taken where the runtime allows it) and closures (elsewhere).
 describe.each(['source', 'closures'] as const)('the compiled quick check of validateManifest (%s)', (backend) => {
-  const quick = compileQuickCheck(CellManifestSchema, backend);
+  const quick = compileQuickCheck(CellManifestSchema, { backend });
 
   it('proves the fixture, every example manifest and every optional variant valid (the fast path is taken)', () => {
     expect(quick(crmManifest())).toBe(true);
