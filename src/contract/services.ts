@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import type { FieldIssue } from '../errors.ts';
+import { MAX_JSON_DEPTH } from '../limits.ts';
+import { CellManifestSchema, type CellManifest } from './schema/index.ts';
 import { requestValidationError, withinBoundsByLength } from './validate/bounds.ts';
 import { parseOptions } from './schema/messages.ts';
 import { compileQuickCheck, type QuickCheck } from './schema/quick-check.ts';
@@ -16,6 +18,7 @@ import type { ContractContext } from './context.ts';
 import { checkSchemaVersion, describeCapabilitySchema, describeEntitySchema, describeManifestSchema, describePageSchema } from './describe/index.ts';
 import {
   validateBoundedManifest,
+  validateProvenManifest,
   validateEntity as validateEntityCore,
   validateManifest as validateManifestCore,
   validatePage as validatePageCore,
@@ -203,13 +206,30 @@ export const checked = {
 };
 
 /**
+ * The whole `{ manifest }` body as one compiled check that also bounds its nesting: a body it
+ * proves is a well-formed request whose manifest is structurally valid, within the document
+ * bounds, and nested no deeper than a client body may be. (The request schema itself types the
+ * manifest as any object, since its problems are reported in the result, not refused.)
+ */
+let provenManifestBody: QuickCheck | undefined;
+
+/**
  * `POST /api/validate/manifest`, MCP `validate_manifest`. Body `{ manifest }`.
  *
- * @param textLength length of the client JSON text `body` was parsed from by `parseClientJson`
- *   (which bounded its nesting), when there was one: a text that short cannot exceed the document
- *   bounds, so their walk is skipped.
+ * @param textLength length of the client JSON text `body` was parsed from, when there was one: a
+ *   text that short cannot exceed the document bounds, so their walk is skipped. Its nesting must
+ *   be bounded already (`parseClientJson`), unless `boundDepth` is given.
+ * @param boundDepth for a body parsed without its depth bound (`parseJsonText`): throws the 400
+ *   for one nested too deep. Called unless the compiled check proves the body shallow, and valid,
+ *   in which case only the semantic rules run.
  */
-export function validateManifest(body: unknown, textLength?: number): ValidationResult {
+export function validateManifest(body: unknown, textLength?: number, boundDepth?: () => void): ValidationResult {
+  if (boundDepth !== undefined) {
+    provenManifestBody ??= compileQuickCheck(z.object({ manifest: CellManifestSchema }), { maxDepth: MAX_JSON_DEPTH });
+    const bounded = textLength !== undefined && withinBoundsByLength(textLength);
+    if (bounded && provenManifestBody(body)) return validateProvenManifest((body as { manifest: CellManifest }).manifest);
+    boundDepth();
+  }
   return manifestWithin(validationRequest(ValidateManifestRequestSchema, body).manifest, textLength);
 }
 

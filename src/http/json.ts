@@ -59,18 +59,31 @@ export function tooDeepError(limit = MAX_JSON_DEPTH): CellgateError {
  * nesting deeper than {@link MAX_JSON_DEPTH}.
  */
 export function parseClientJson(text: string, what = 'Request body'): unknown {
-  let value: unknown;
+  const value = parseJsonText(text, what);
+  boundJsonDepth(text, value);
+  return value;
+}
+
+/**
+ * The first half of {@link parseClientJson}: `JSON.parse` with the 400 for malformed JSON, and no
+ * depth bound. Only for a caller that proves the nesting of the value itself, or else calls
+ * {@link boundJsonDepth} before anything recursive touches the value.
+ */
+export function parseJsonText(text: string, what = 'Request body'): unknown {
   try {
-    value = JSON.parse(text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (error) {
     const detail = error instanceof SyntaxError ? ` ${error.message}` : '';
     throw new CellgateError('BAD_REQUEST', `${what} is not valid JSON.${detail}`);
   }
+}
+
+/** The second half of {@link parseClientJson}: the 400 when `text` (parsed as `value`) nests deeper than {@link MAX_JSON_DEPTH}. */
+export function boundJsonDepth(text: string, value: unknown): void {
   // A text shorter than the limit cannot hold that many opening brackets: skip the scan.
   if (value !== null && typeof value === 'object' && text.length > MAX_JSON_DEPTH && jsonNestingDepth(text) > MAX_JSON_DEPTH) {
     throw tooDeepError();
   }
-  return value;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { envelope, handlerWith, json, post } from './support.ts';
 import { crmManifest } from '../unit/contract/validate-fixtures.ts';
+import { jsonNestingDepth } from '../../src/http/json.ts';
 import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_CONTRACT_LIST_ITEMS, MAX_EXPLAINED_ERRORS, MAX_GUIDANCE_ENTITIES, MAX_REPORTED_ISSUES } from '../../src/limits.ts';
 
 const handler = handlerWith();
@@ -164,6 +165,44 @@ describe('deep JSON on the validation routes', () => {
       const error = await envelope(post(handler, path, text), 400, 'BAD_REQUEST');
       expect(error.message).toMatch(/nested deeper than 64 levels/);
     }
+  });
+
+  // /api/validate/manifest skips its scan of the text for a body its compiled check proves valid and
+  // shallow (see services.validateManifest); everywhere a deep part can sit, the answer stays the
+  // parser's 400, and a body exactly at the limit stays valid.
+  it.each<[string, (doc: Record<string, any>) => unknown]>([
+    // A placer returns the whole body, or nothing to send `{ manifest: doc }`.
+    [
+      'page options (a member of any content)',
+      (doc) => {
+        doc.spec.pages[0].options = '__DEEP__';
+      },
+    ],
+    [
+      'a key a field object strips',
+      (doc) => {
+        doc.spec.entities[0].fields[0].extra = '__DEEP__';
+      },
+    ],
+    ['a key the body strips', (doc) => ({ manifest: doc, extra: '__DEEP__' })],
+    [
+      'a described member of a recursive part (navigation children)',
+      (doc) => {
+        doc.spec.navigation.items[0].children = '__DEEP__';
+      },
+    ],
+  ])('a valid manifest with %s nested past the limit → 400; at the limit → 200', async (_where, place) => {
+    const doc = crmManifest() as Record<string, any>;
+    const body = place(doc) ?? { manifest: doc };
+    const text = JSON.stringify(body);
+    const tooDeep = text.replace('"__DEEP__"', deep(200));
+    const error = await envelope(post(handler, '/api/validate/manifest', tooDeep), 400, 'BAD_REQUEST');
+    expect(error.message).toMatch(/nested deeper than 64 levels/);
+    // The deepest placeholder value that keeps the whole body at exactly the limit.
+    const atLimit = Array.from({ length: 64 }, (_, n) => text.replace('"__DEEP__"', deep(64 - n))).find((candidate) => jsonNestingDepth(candidate) === 64)!;
+    expect(atLimit).toBeDefined();
+    const answer = await post(handler, '/api/validate/manifest', atLimit);
+    expect(answer.status).toBe(200);
   });
 
   it('options nested to just under the parser limit still validate (the document bound matches)', async () => {

@@ -21,6 +21,12 @@ export interface RouteInput {
    * `parseClientJson`); `undefined` for routes without a body.
    */
   bodyLength: number | undefined;
+  /**
+   * For routes with `provesBodyDepth`: throws the 400 for a body nested deeper than the limit. The
+   * handler calls it before anything recursive touches a body it could not prove shallow. A no-op
+   * for every other route (the router bounded the body already).
+   */
+  boundBodyDepth: () => void;
   context: ContractContext;
 }
 
@@ -46,6 +52,12 @@ export interface RouteDefinition {
   params?: z.ZodObject;
   /** Request body schema: the same zod schema the service parses the body with. */
   body?: z.ZodType;
+  /**
+   * The handler proves the nesting of the parsed body itself (a compiled check of the whole body
+   * that also bounds its depth), so the router skips its scan of the text and hands it over as
+   * `boundBodyDepth` for bodies that proof does not cover. The answers are the same either way.
+   */
+  provesBodyDepth?: boolean;
   /** A request body shown (and pre-filled by "Try it out") in the docs; computed once, when the document is built. */
   example?: () => unknown;
   /** Success (200) answer: a zod schema for JSON, or a raw content type. */

@@ -12,7 +12,7 @@
 import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError } from '../../errors.ts';
 import { readJsonText } from '../../http/body.ts';
-import { parseClientJson } from '../../http/json.ts';
+import { boundJsonDepth, parseClientJson, parseJsonText } from '../../http/json.ts';
 import { encodeOnce, lightResponse } from '../../http/light-response.ts';
 import { searchParamsOf } from '../../http/query.ts';
 import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
@@ -42,6 +42,7 @@ export interface RouterSettings {
 export type RouteMatcher = (request: Request) => Promise<Response | undefined>;
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const BOUNDED = (): void => undefined;
 
 function decodeParams(raw: Record<string, string> | undefined): Record<string, string> {
   if (!raw) return NO_PARAMS;
@@ -74,6 +75,7 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
       query: searchParamsOf(request.url),
       body: undefined,
       bodyLength: undefined,
+      boundBodyDepth: BOUNDED,
       context,
     };
     const key = cache && route.cacheKey!(input);
@@ -83,8 +85,12 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
     }
     if (route.body) {
       const text = await readJsonText(input.request, { limit: context.bodyLimit });
-      input.body = parseClientJson(text);
       input.bodyLength = text.length;
+      if (route.provesBodyDepth) {
+        const body = parseJsonText(text);
+        input.body = body;
+        input.boundBodyDepth = () => boundJsonDepth(text, body);
+      } else input.body = parseClientJson(text);
     }
     const result = await route.handle(input);
     if (result instanceof Response) return result;

@@ -215,7 +215,9 @@ export const contractRoutes: RouteDefinition[] = [
       body,
       response,
       ...(example ? { example } : {}),
-      handle: ({ body: input, bodyLength }) => run(input, bodyLength),
+      // The manifest route proves the depth of the bodies it validates (see services.validateManifest).
+      ...(run === services.validateManifest ? { provesBodyDepth: true } : {}),
+      handle: ({ body: input, bodyLength, boundBodyDepth }) => run(input, bodyLength, boundBodyDepth),
     }),
   ),
 

@@ -13,10 +13,11 @@
  * `JSON.stringify`, and anything that is not a plain literal (patterns, unusual values) is passed
  * in as a constant.
  */
+import { valueNestingDepth } from '../../http/json.ts';
 import type { Condition, Member, Shape } from './quick-check-shape.ts';
 
-/** A compiled check: `true` proves the value matches; `false` means "not proven". */
-type Check = (value: unknown) => boolean;
+/** A compiled check: `true` proves the value matches; `false` means "not proven". `level`: see `quick-check.ts`. */
+type Check = (value: unknown, level?: number) => boolean;
 
 /** Helpers every generated check uses. */
 const PRELUDE = `"use strict";
@@ -41,10 +42,31 @@ class SourceWriter {
   private readonly names = new Map<Shape, string>();
   private readonly functions: string[] = [];
 
+  /**
+   * With `maxDepth`, every function also takes the nesting level of its value (`d`, 1 for the
+   * document itself) and proves that nothing below it is nested deeper than `maxDepth`, including
+   * members no schema describes (`unknown` values and keys a stripping object would drop).
+   */
+  constructor(private readonly maxDepth?: number) {}
+
   /** The generated module: the prelude, every function, and the root check returned. */
   module(root: Shape): string {
-    const call = this.expression(root, 'value');
-    return `${PRELUDE}${this.functions.join('\n')}\nreturn function quickCheck(value) { return ${call}; };`;
+    const call = this.expression(root, 'value', 'level');
+    return `${PRELUDE}${this.functions.join('\n')}\nreturn function quickCheck(value, level = 1) { return ${call}; };`;
+  }
+
+  /** A call of a generated function on `v` at level `d` (the level is passed only when depth is bounded). */
+  private call(name: string, v: string, d: string): string {
+    return this.maxDepth === undefined ? `${name}(${v})` : `${name}(${v}, ${d})`;
+  }
+
+  /** The expression proving a value of any content nests no deeper than allowed (`true` when depth is not bounded). */
+  private shallow(v: string, d: string): string {
+    if (this.maxDepth === undefined) return 'true';
+    const max = this.maxDepth;
+    // Iterative, so a hostile value cannot overflow the stack here.
+    const within = (value: unknown, level: number) => valueNestingDepth(value, max - level + 1) <= max - level + 1;
+    return `(typeof ${v} !== "object" || ${v} === null || ${this.literal(within)}(${v}, ${d}))`;
   }
 
   /** Source of `value` as a literal, or a reference to a constant. */
@@ -58,12 +80,12 @@ class SourceWriter {
    * A boolean expression testing the variable `v` against `shape` (`v` is read, never assigned).
    * Callers put it in parentheses wherever an operator binds tighter than its top level.
    */
-  private expression(shape: Shape, v: string): string {
+  private expression(shape: Shape, v: string, d: string): string {
     switch (shape.kind) {
       case 'never':
         return 'false';
       case 'unknown':
-        return 'true';
+        return this.shallow(v, d);
       case 'string':
         return this.all([`typeof ${v} === "string"`, ...shape.conditions.map((condition) => this.condition(condition, v, `${v}.length`))]);
       case 'number':
@@ -76,16 +98,16 @@ class SourceWriter {
         return `(${shape.values.map((value) => `${v} === ${this.literal(value)}`).join(' || ') || 'false'})`;
       }
       case 'optional':
-        return `(${v} === undefined || ${this.expression(shape.inner, v)})`;
+        return `(${v} === undefined || ${this.expression(shape.inner, v, d)})`;
       case 'nullable':
-        return `(${v} === null || ${this.expression(shape.inner, v)})`;
+        return `(${v} === null || ${this.expression(shape.inner, v, d)})`;
       case 'union':
-        return `(${shape.options.map((option) => this.expression(option, v)).join(' || ') || 'false'})`;
+        return `(${shape.options.map((option) => this.expression(option, v, d)).join(' || ') || 'false'})`;
       case 'array':
       case 'object':
       case 'record':
       case 'tagged':
-        return `${this.functionFor(shape)}(${v})`;
+        return this.call(this.functionFor(shape), v, d);
     }
   }
 
@@ -120,7 +142,8 @@ class SourceWriter {
     if (known) return known;
     const name = `check${this.names.size}`;
     this.names.set(shape, name);
-    this.functions.push(`function ${name}(v) {\n${this.body(shape)}\n}`);
+    const head = this.maxDepth === undefined ? `function ${name}(v) {` : `function ${name}(v, d) {\n  if (d > ${this.maxDepth}) return false;`;
+    this.functions.push(`${head}\n${this.body(shape)}\n}`);
     return name;
   }
 
@@ -143,7 +166,7 @@ class SourceWriter {
       '  if (!isArray(v)) return false;',
       '  const n = v.length;',
       ...(size.length > 0 ? [`  if (!(${this.all(size)})) return false;`] : []),
-      `  for (let i = 0; i < n; i++) { const e = v[i]; if (!(${this.expression(shape.element, 'e')})) return false; }`,
+      `  for (let i = 0; i < n; i++) { const e = v[i]; if (!(${this.expression(shape.element, 'e', 'd + 1')})) return false; }`,
       '  return true;',
     ].join('\n');
   }
@@ -159,29 +182,35 @@ class SourceWriter {
     if (shape.members.some((member) => member.key === '__proto__')) return '  return false;';
     const lines = ['  if (!plain(v)) return false;', '  let m;'];
     const required = shape.members.filter((member) => !member.optional).length;
-    if (shape.strict) lines.push(`  let present = ${required};`);
-    for (const member of shape.members) lines.push(...this.memberLines(member, shape.strict));
-    if (shape.strict) {
-      // More keys than members present: an unknown key, or a known one set to `undefined` (which
-      // zod treats as absent). Only the rare second case takes the keyed walk.
-      const known = this.literal(new Set(shape.members.map((member) => member.key)));
-      lines.push(
-        '  let keys = 0;',
-        '  for (const k in v) keys++;',
-        '  if (keys === present) return true;',
-        `  for (const k in v) if (v[k] !== undefined && !${known}.has(k)) return false;`,
-        '  return true;',
-      );
-    } else lines.push('  return true;');
+    // Keys are counted where an unknown one matters: a strict object refuses it; with bounded depth,
+    // the value of a key a stripping object drops must still be within the bound.
+    const counted = shape.strict || this.maxDepth !== undefined;
+    if (counted) lines.push(`  let present = ${required};`);
+    for (const member of shape.members) lines.push(...this.memberLines(member, counted));
+    if (!counted) return [...lines, '  return true;'].join('\n');
+    // More keys than members present: an unknown key, or a known one set to `undefined` (which
+    // zod treats as absent). Only then does the keyed walk run.
+    const known = this.literal(new Set(shape.members.map((member) => member.key)));
+    // (An own `__proto__` key cannot be read by name: such an object is not proven.)
+    const unknownKey = shape.strict
+      ? 'return false;'
+      : `{ if (k === "__proto__") return false; const x = v[k]; if (!${this.shallow('x', 'd + 1')}) return false; }`;
+    lines.push(
+      '  let keys = 0;',
+      '  for (const k in v) keys++;',
+      '  if (keys === present) return true;',
+      `  for (const k in v) if (v[k] !== undefined && !${known}.has(k)) ${unknownKey}`,
+      '  return true;',
+    );
     return lines.join('\n');
   }
 
-  private memberLines(member: Member, strict: boolean): string[] {
+  private memberLines(member: Member, counted: boolean): string[] {
     const key = JSON.stringify(member.key);
     const read = member.key in Object.prototype ? `hasOwn(v, ${key}) ? v[${key}] : undefined` : `v[${key}]`;
-    const test = this.expression(member.shape, 'm');
+    const test = this.expression(member.shape, 'm', 'd + 1');
     if (!member.optional) return [`  m = ${read};`, `  if (m === undefined || !(${test})) return false;`];
-    return [`  m = ${read};`, `  if (m !== undefined) { if (!(${test})) return false;${strict ? ' present++;' : ''} }`];
+    return [`  m = ${read};`, `  if (m !== undefined) { if (!(${test})) return false;${counted ? ' present++;' : ''} }`];
   }
 
   private recordBody(shape: Extract<Shape, { kind: 'record' }>): string {
@@ -190,9 +219,9 @@ class SourceWriter {
     return [
       '  if (!plain(v)) return false;',
       '  for (const k in v) {',
-      `    if (k === "__proto__" || !(${this.expression(shape.key, 'k')})) return false;`,
+      `    if (k === "__proto__" || !(${this.expression(shape.key, 'k', 'd + 1')})) return false;`,
       `    const e = v[k];`,
-      `    if (!(${this.expression(shape.value, 'e')})) return false;`,
+      `    if (!(${this.expression(shape.value, 'e', 'd + 1')})) return false;`,
       '  }',
       '  return true;',
     ].join('\n');
@@ -201,7 +230,7 @@ class SourceWriter {
   private taggedBody(shape: Extract<Shape, { kind: 'tagged' }>): string {
     const key = JSON.stringify(shape.tag);
     const read = shape.tag in Object.prototype ? `hasOwn(v, ${key}) ? v[${key}] : undefined` : `v[${key}]`;
-    const cases = [...shape.options].map(([tag, option]) => `    case ${this.literal(tag)}: return ${this.expression(option, 'v')};`);
+    const cases = [...shape.options].map(([tag, option]) => `    case ${this.literal(tag)}: return ${this.expression(option, 'v', 'd')};`);
     return ['  if (!plain(v)) return false;', `  switch (${read}) {`, ...cases, '    default: return false;', '  }'].join('\n');
   }
 }
@@ -210,8 +239,8 @@ class SourceWriter {
  * The source back end of the quick check for `shape`. Throws where the runtime refuses generated
  * code; the caller probes that first.
  */
-export function sourceCheck(shape: Shape): Check {
-  const writer = new SourceWriter();
+export function sourceCheck(shape: Shape, maxDepth?: number): Check {
+  const writer = new SourceWriter(maxDepth);
   const source = writer.module(shape);
   // Generated from our own schema definitions only (see the module comment); used only where zod's probe allows it.
   return new Function('c', source)(writer.constants) as Check;

@@ -20,13 +20,23 @@ import { closureCheck } from './quick-check-closures.ts';
 import { readShape, type ShapeOptions } from './quick-check-shape.ts';
 import { sourceCheck } from './quick-check-source.ts';
 
-/** A compiled check. */
-export type QuickCheck = (value: unknown) => boolean;
+/**
+ * A compiled check. `level` is the nesting level of `value` in its document (1 when it is the
+ * document), read only by checks compiled with `maxDepth`.
+ */
+export type QuickCheck = (value: unknown, level?: number) => boolean;
 
 /** Options of {@link compileQuickCheck}. */
 export interface QuickCheckOptions extends ShapeOptions {
   /** Which back end builds the check: `auto` takes generated code where the runtime allows it. @default 'auto' */
   backend?: 'auto' | 'source' | 'closures';
+  /**
+   * Also prove that the value nests no deeper than this many levels (objects and arrays, the value
+   * itself at `level`), including members the schema does not describe, so that a caller may skip
+   * its own depth check for a proven value. Only generated code proves it: the closure back end
+   * then proves nothing, and the caller's own depth check runs.
+   */
+  maxDepth?: number;
 }
 
 /**
@@ -38,8 +48,9 @@ export interface QuickCheckOptions extends ShapeOptions {
  * if (!quick(doc)) CellManifestSchema.safeParse(doc); // zod gives the messages
  */
 export function compileQuickCheck(schema: z.ZodType, options: QuickCheckOptions = {}): QuickCheck {
-  const { backend = 'auto' } = options;
+  const { backend = 'auto', maxDepth } = options;
   const shape = readShape(schema, options);
   const generated = backend === 'source' || (backend === 'auto' && util.allowsEval.value);
-  return generated ? sourceCheck(shape) : closureCheck(shape);
+  if (generated) return sourceCheck(shape, maxDepth);
+  return maxDepth === undefined ? closureCheck(shape) : () => false;
 }

@@ -82,6 +82,14 @@ export function validateBoundedManifest(input: unknown): ValidationResult {
   return guarded(input, () => manifestResult(input), result, true);
 }
 
+/**
+ * {@link validateManifest} for a manifest a compiled check of the same schema already proved
+ * structurally valid and within the document bounds: only the semantic rules run.
+ */
+export function validateProvenManifest(manifest: CellManifest): ValidationResult {
+  return guarded(manifest, () => result(runRules(allRules, manifestTargets(manifest))), result, true);
+}
+
 function manifestResult(input: unknown): ValidationResult {
   quickManifest ??= compileQuickCheck(CellManifestSchema);
   if (quickManifest(input)) return result(runRules(allRules, manifestTargets(input as CellManifest)));

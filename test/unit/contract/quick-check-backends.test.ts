@@ -14,6 +14,9 @@ import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
 import { readShape, type Condition, type Shape } from '../../../src/contract/schema/quick-check-shape.ts';
 import { mcpTools } from '../../../src/contract/mcp/tools/index.ts';
 import { ValidateManifestRequestSchema } from '../../../src/contract/services.ts';
+import { crmManifest } from './validate-fixtures.ts';
+import { valueNestingDepth } from '../../../src/http/json.ts';
+import { MAX_JSON_DEPTH } from '../../../src/limits.ts';
 
 type Json = unknown;
 
@@ -173,6 +176,80 @@ describe.each<[string, z.ZodType]>([
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+/** A value `levels` deep: nested arrays or objects. */
+function nested(levels: number, kind: 'array' | 'object'): Json {
+  let value: Json = kind === 'array' ? [] : {};
+  for (let i = 1; i < levels; i++) value = kind === 'array' ? [value] : { a: value };
+  return value;
+}
+
+/** `doc` with an own member `key` added beside the member at `path` (`__proto__` too, as JSON.parse makes it). */
+function withMember(doc: Json, path: (string | number)[], key: string, value: Json): Json {
+  const copy = structuredClone(doc) as Record<string | number, Json>;
+  let parent = copy;
+  for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, Json>;
+  Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+// Bounded depth (the REST validation route skips its scan of the text for a proven body): proven
+// exactly when the plain check proves the value and nothing in it nests deeper than the bound,
+// whether the deep part sits in a described member, an unknown one or a key zod would strip.
+describe.each<[string, z.ZodType]>([
+  ['CellManifestV1', CellManifestSchema],
+  ['the validate-manifest request body', ValidateManifestRequestSchema],
+])('the depth-bounded quick check of %s', (_name, schema) => {
+  const plain = compileQuickCheck(schema, { backend: 'source' });
+  const bounded = compileQuickCheck(schema, { backend: 'source', maxDepth: MAX_JSON_DEPTH });
+  const documents = arbitraryOf(readShape(schema));
+
+  it('proves a value exactly when it is proven and within the bound', () => {
+    let deepAndValid = 0;
+    fc.assert(
+      fc.property(
+        documents.chain((doc) => {
+          const paths = pathsOf(doc);
+          return fc.tuple(
+            fc.constant(doc),
+            paths.length > 0 ? fc.constantFrom(...paths) : fc.constant(undefined),
+            fc.constantFrom<string | undefined>(undefined, 'extra', '__proto__'),
+            fc.integer({ min: 1, max: 70 }),
+            fc.constantFrom<'array' | 'object'>('array', 'object'),
+          );
+        }),
+        ([doc, path, extraKey, levels, kind]) => {
+          let changed = doc;
+          if (path) changed = extraKey === undefined ? replaced(doc, path, nested(levels, kind)) : withMember(doc, path, extraKey, nested(levels, kind));
+          const within = valueNestingDepth(changed, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH;
+          if (plain(changed) && !within) deepAndValid++;
+          const expected = plain(changed) && within;
+          // An own `__proto__` key of a stripping object cannot be read by name, so that object is
+          // not proven: there the check may only be stricter.
+          if (extraKey === '__proto__') expect(!bounded(changed) || expected).toBe(true);
+          else expect(bounded(changed)).toBe(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Valid documents nested too deep occur, so the bound itself is exercised.
+    expect(deepAndValid).toBeGreaterThan(5);
+  });
+
+  it('does not prove a stripping object with an own __proto__ key, whose value it cannot read', () => {
+    const doc = structuredClone(schema === CellManifestSchema ? crmManifest() : { manifest: crmManifest() }) as Json;
+    expect(bounded(doc)).toBe(true);
+    const fields = ((schema === CellManifestSchema ? doc : (doc as { manifest: Json }).manifest) as ReturnType<typeof crmManifest>).spec.entities[0]!.fields;
+    fields[0] = { ...fields[0]!, ...(JSON.parse(`{"__proto__":${JSON.stringify(nested(70, 'array'))}}`) as object) };
+    expect(plain(doc)).toBe(true);
+    expect(bounded(doc)).toBe(false);
+  });
+
+  it('refuses a value nested past the bound at its level without recursing', () => {
+    expect(bounded({}, MAX_JSON_DEPTH + 1)).toBe(false);
+    expect(bounded(nested(100_000, 'array'))).toBe(false);
   });
 });
 
