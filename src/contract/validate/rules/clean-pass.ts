@@ -12,10 +12,17 @@
  * "not clean" only costs the table's run) but never laxer: a test compares this pass with the
  * table over every example and many generated variants.
  */
-import { SNAKE_CASE, type CapabilityDefinition, type CellManifest, type EntityDefinition, type FieldDefinition } from '../../schema/index.ts';
+import {
+  SNAKE_CASE,
+  type CapabilityDefinition,
+  type CellManifest,
+  type EntityDefinition,
+  type FieldDefinition,
+  type NavigationPageItem,
+} from '../../schema/index.ts';
 import { MAX_OBJECT_DEPTH } from './field-rules.ts';
 import { BASE_FIELD_KEYS, PAIRWISE_MAX, type Keys, hasKey, hasRepeats, keysOf, repeatsMember } from './helpers.ts';
-import { flatten, pageItems } from './navigation-rules.ts';
+import { flatten } from './navigation-rules.ts';
 import { entityRequired, sharesEntityAndType } from './page-rules.ts';
 
 /** True only when no rule of the whole table reports anything for `manifest` (a parsed, structurally valid document). */
@@ -72,9 +79,10 @@ function pagesClean({ spec }: CellManifest, entityKeys: Keys): boolean {
 function navigationClean({ spec }: CellManifest, pageKeys: Keys): boolean {
   const items = spec.navigation?.items;
   if (items === undefined) return true;
-  const linked = pageItems(items);
+  const all = flatten(items);
+  const linked = all.filter((item): item is NavigationPageItem => item.type === 'page'); // as pageItems, from the one walk
   for (const item of linked) if (!hasKey(pageKeys, item.pageKey)) return false; // navigation.page-exists
-  return !repeatsMember(flatten(items), 'key') && !repeatsMember(linked, 'pageKey'); // navigation.unique-keys, navigation.page-once
+  return !repeatsMember(all, 'key') && !repeatsMember(linked, 'pageKey'); // navigation.unique-keys, navigation.page-once
 }
 
 /** The entity group: fields, relations, computed fields, lifecycle, events, policies, capabilities. */

@@ -43,9 +43,20 @@ export const hasRepeats = (values: readonly string[]): boolean => repeatedValues
  */
 export function repeatsMember<K extends string, T extends { readonly [P in K]: string }>(items: readonly T[], name: K): boolean {
   if (items.length > PAIRWISE_MAX) return new Set(items.map((item) => item[name])).size !== items.length;
+  // Nearly every call asks for `key`: a named load there, not a generic keyed one per comparison.
+  if (name === 'key') return repeatsKey(items as unknown as readonly { readonly key: string }[]);
   for (let i = 1; i < items.length; i++) {
     const value = items[i]![name];
     for (let j = 0; j < i; j++) if (items[j]![name] === value) return true;
+  }
+  return false;
+}
+
+/** {@link repeatsMember} of `key` over a short list. */
+function repeatsKey(items: readonly { readonly key: string }[]): boolean {
+  for (let i = 1; i < items.length; i++) {
+    const value = items[i]!.key;
+    for (let j = 0; j < i; j++) if (items[j]!.key === value) return true;
   }
   return false;
 }
