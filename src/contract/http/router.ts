@@ -147,8 +147,11 @@ export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSe
     shortcuts.own(path);
   }
   for (const mount of settings.mounts) {
+    const serve = (request: IRequest) => mount.serve(request as unknown as Request);
     add('options', mount.path, options(`${mount.methods}, OPTIONS`));
-    router.all(mount.path, (request: IRequest) => mount.serve(request as unknown as Request));
+    router.all(mount.path, serve);
+    // Its own methods skip the router's walk over every route pattern (the mount is registered last).
+    for (const method of mount.methods.split(', ')) shortcuts.add(method, mount.path, serve);
     shortcuts.own(mount.path);
   }
 
