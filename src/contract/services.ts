@@ -194,8 +194,14 @@ const quickRequests = new WeakMap<z.ZodType, QuickCheck>();
  * not parsed a second time.
  */
 export const checked = {
-  /** `textLength`: as for {@link validateManifest}; the caller bounded the nesting of that text. */
-  validateManifest: (args: ValidateManifestRequest, textLength?: number): ValidationResult => manifestWithin(args.manifest, textLength),
+  /**
+   * `textLength`: as for {@link validateManifest}; the caller bounded the nesting of that text, or
+   * `proven`: {@link provenManifestArguments} proved the arguments (then only the rules run).
+   */
+  validateManifest: (args: ValidateManifestRequest, textLength?: number, proven = false): ValidationResult =>
+    proven && textLength !== undefined && withinBoundsByLength(textLength)
+      ? validateProvenManifest(args.manifest as CellManifest)
+      : manifestWithin(args.manifest, textLength),
   validateEntity: (args: ValidateEntityRequest): ValidationResult => validateEntityCore(args.entity),
   validatePage: (args: ValidatePageRequest): ValidationResult => validatePageCore(args.page),
   normalizeManifest: (args: ValidateManifestRequest): NormalizeResult => normalizeManifestCore(args.manifest),
@@ -213,6 +219,21 @@ export const checked = {
  */
 let provenManifestBody: QuickCheck | undefined;
 
+function provenManifestRequest(): QuickCheck {
+  return (provenManifestBody ??= compileQuickCheck(z.object({ manifest: CellManifestSchema }), { maxDepth: MAX_JSON_DEPTH }));
+}
+
+let provenManifestArgs: QuickCheck | undefined;
+
+/**
+ * MCP `validate_manifest`'s proof of its arguments: the body check of {@link validateManifest}
+ * with no other member beside `manifest`, so the arguments are exactly what the input schema
+ * returns (its `manifest` member keeps every key).
+ */
+export function provenManifestArguments(): QuickCheck {
+  return (provenManifestArgs ??= compileQuickCheck(z.object({ manifest: CellManifestSchema }).strict(), { maxDepth: MAX_JSON_DEPTH }));
+}
+
 /**
  * `POST /api/validate/manifest`, MCP `validate_manifest`. Body `{ manifest }`.
  *
@@ -225,9 +246,8 @@ let provenManifestBody: QuickCheck | undefined;
  */
 export function validateManifest(body: unknown, textLength?: number, boundDepth?: () => void): ValidationResult {
   if (boundDepth !== undefined) {
-    provenManifestBody ??= compileQuickCheck(z.object({ manifest: CellManifestSchema }), { maxDepth: MAX_JSON_DEPTH });
     const bounded = textLength !== undefined && withinBoundsByLength(textLength);
-    if (bounded && provenManifestBody(body)) return validateProvenManifest((body as { manifest: CellManifest }).manifest);
+    if (bounded && provenManifestRequest()(body)) return validateProvenManifest((body as { manifest: CellManifest }).manifest);
     boundDepth();
   }
   return manifestWithin(validationRequest(ValidateManifestRequestSchema, body).manifest, textLength);

@@ -9,9 +9,11 @@ import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_HEADERS, rest, rpc, startHost, type TestHost } from './support.ts';
+import { crmManifest } from '../unit/contract/validate-fixtures.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const MODERN = '2026-07-28';
+const crm = crmManifest();
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /** `{ a: { a: … } }`, `levels` objects deep. */
@@ -81,6 +83,39 @@ describe('over HTTP', () => {
       params: { name: 'validate_manifest', arguments: { manifest: deep(63) } },
     });
     expect(response.body.result.structuredContent.valid).toBe(false);
+  });
+
+  // validate_manifest's direct path skips the endpoint's depth scan for arguments its compiled check
+  // proves shallow; a deep part anywhere else in the message must still be refused as before.
+  it.each([
+    ['the manifest (a member of any content)', (extra: string) => `{"manifest":{"apiVersion":"platform/v1alpha1","x":${extra}}}`, false],
+    ['a key beside the manifest', (extra: string) => `{"manifest":${JSON.stringify(crm)},"x":${extra}}`, false],
+    ['the _meta envelope', (_extra: string) => `{"manifest":${JSON.stringify(crm)}}`, true],
+  ] as const)('validate_manifest with 5,000 levels in %s gets -32602 in both revisions', async (_where, args, inMeta) => {
+    const deepValue = deepText(5000);
+    for (const modern of [false, true]) {
+      const meta = modern
+        ? `"_meta":${inMeta ? `{"io.modelcontextprotocol/protocolVersion":"${MODERN}","io.modelcontextprotocol/clientCapabilities":{},"x":${deepValue}}` : JSON.stringify(ENVELOPE)},`
+        : inMeta
+          ? `"_meta":{"x":${deepValue}},`
+          : '';
+      const text = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{${meta}"name":"validate_manifest","arguments":${args(deepValue)}}}`;
+      const headers = modern ? { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'validate_manifest' } : MCP_HEADERS;
+      const response = await rpc(host.mcpUrl, text, headers);
+      expectInvalidParams(response.body, 7, /nested deeper than 64 levels/);
+    }
+  });
+
+  it('validate_manifest answers a valid manifest as REST does, through the proven path, in both revisions', async () => {
+    const overRest = await rest(`${host.url}/api/validate/manifest`, { manifest: crm });
+    expect(overRest.body).toEqual({ valid: true, errors: [] });
+    for (const [extra, headers] of [
+      [{}, MCP_HEADERS],
+      [{ _meta: ENVELOPE }, { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'validate_manifest' }],
+    ] as const) {
+      const call = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'validate_manifest', arguments: { manifest: crm }, ...extra } };
+      expect((await rpc(host.mcpUrl, call, headers)).body.result.structuredContent).toEqual(overRest.body);
+    }
   });
 
   // The direct tools/call path skips the walk of the document bounds only for a message too short

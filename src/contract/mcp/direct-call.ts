@@ -14,8 +14,9 @@
  */
 import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
-import { MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../limits.ts';
+import { MAX_JSON_DEPTH, MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../limits.ts';
 import { lightResponse } from '../../http/light-response.ts';
+import { valueNestingDepth } from '../../http/json.ts';
 import { compileQuickCheck, type QuickCheck } from '../schema/quick-check.ts';
 import { JSON_RPC_HEADERS } from './single-exchange.ts';
 import { requestSpanOf } from '../../telemetry/request-span.ts';
@@ -106,13 +107,37 @@ function isModernCall(request: Request, id: string | number, name: string, meta:
   return plainHeaders && modernEnvelope(id, name, meta);
 }
 
+/** Per tool, its compiled {@link McpTool.shallowArguments} check. */
+const shallowChecks = new Map<McpTool, QuickCheck>();
+
+/**
+ * Before the endpoint's depth scan: whether the call's arguments and envelope are proven within
+ * the message depth limit, so the scan may be skipped. The tool must prove its arguments (see
+ * {@link McpTool.shallowArguments}); the `_meta` envelope sits at the arguments' level and is walked.
+ */
+function provenShallow(tool: McpTool, args: Record<string, unknown>, meta: unknown): boolean {
+  if (tool.shallowArguments === undefined) return false;
+  if (meta !== undefined && valueNestingDepth(meta, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return false;
+  let check = shallowChecks.get(tool);
+  if (check === undefined) shallowChecks.set(tool, (check = tool.shallowArguments()));
+  return check(args);
+}
+
 /**
  * Answers `message` when it is a plain `tools/call` this path handles (see the module comment),
  * else returns `undefined` and the caller hands the request to the SDK. Call it only for a request
- * that passed the endpoint's own guards (origin, method, content type, depth, protocol version);
- * `textLength` is the length of the JSON text `message` was parsed from.
+ * that passed the endpoint's own guards (origin, method, content type, protocol version) and, when
+ * `depthScanned`, its depth scan; `textLength` is the length of the JSON text `message` was parsed
+ * from. Without the scan, only a call whose tool proves its arguments shallow is answered (the
+ * message then nests no deeper than the scan allows: its other members are checked flat here).
  */
-export function directToolCall(context: ContractContext, request: Request, message: unknown, textLength?: number): Promise<Response> | undefined {
+export function directToolCall(
+  context: ContractContext,
+  request: Request,
+  message: unknown,
+  textLength?: number,
+  depthScanned = true,
+): Promise<Response> | undefined {
   if (!isPlainObject(message) || message['method'] !== 'tools/call' || message['jsonrpc'] !== '2.0') return undefined;
   // A JSON-RPC request and nothing else (no `result`/`error` beside it), with an id the SDK accepts.
   for (const key in message) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
@@ -122,12 +147,14 @@ export function directToolCall(context: ContractContext, request: Request, messa
   const { name, arguments: args } = params;
   const tool = typeof name === 'string' ? toolsByName.get(name) : undefined;
   if (tool === undefined || !isPlainObject(args)) return undefined;
+  const proven = !depthScanned && provenShallow(tool, args, params['_meta']);
+  if (!depthScanned && !proven) return undefined;
   const era = isLegacyCall(request, params) ? 'legacy' : isModernCall(request, id, tool.name, params['_meta']) ? 'modern' : undefined;
   if (era === undefined) return undefined;
   // The SDK's one argument check, with the same schema: its output is what the tool receives.
-  const checked = toolArguments(tool, args);
+  const checked = proven ? args : toolArguments(tool, args);
   if (checked === undefined) return undefined;
-  return callTool(tool, context, checked, requestSpanOf(request)?.context, { textLength }).then((result) => {
+  return callTool(tool, context, checked, requestSpanOf(request)?.context, { textLength, argumentsProven: proven }).then((result) => {
     const answer = era === 'modern' ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
     return lightResponse(JSON.stringify({ result: answer, jsonrpc: '2.0', id }), 200, JSON_RPC_HEADERS);
   });

@@ -144,6 +144,9 @@ export function createMcpEndpoint(
     }
     // An unsupported protocol version is the SDK's refusal (400) before anything else.
     if (!knownVersion(request.headers.get('mcp-protocol-version'))) return serve(request, message, false);
+    // A plain tools/call whose tool proves its arguments within the depth limit needs no scan.
+    const proven = internal.direct !== false ? directToolCall(context, request, message, text.length, false) : undefined;
+    if (proven) return proven;
     // One linear scan of the text; only a body that is too deep somewhere is walked message by message.
     const deep = text.length > MAX_MESSAGE_DEPTH && jsonNestingDepth(text, MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH;
     const { refused, rest } = refuseInvalid(message, deep);

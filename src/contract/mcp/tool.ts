@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
+import type { QuickCheck } from '../schema/quick-check.ts';
 import { guarded, toolResult } from './result.ts';
 import { currentTracing, type OtelContext } from '../../telemetry/otel-globals.ts';
 import { traceToolCall } from '../../telemetry/tool-span.ts';
@@ -27,6 +28,8 @@ export interface ToolCallFacts {
    * skips its walk of the document bounds when the text is too short to exceed them.
    */
   textLength?: number;
+  /** The tool's {@link McpTool.shallowArguments} check proved the arguments; the endpoint skipped its depth scan. */
+  argumentsProven?: boolean;
 }
 
 /** One of the 19 tools. */
@@ -44,6 +47,13 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject> {
    * answers with, and the tests check every tool's result against the listed schema.
    */
   output: z.ZodType;
+  /**
+   * A check that proves arguments well formed, exactly as the input schema would return them,
+   * and nested no deeper than a client body may be (the arguments object at level 1). For a call
+   * it proves, the endpoint's direct path skips its scan of the message text for nesting depth,
+   * and `run` sees `facts.argumentsProven`. Built on first use.
+   */
+  shallowArguments?: () => QuickCheck;
   /** Appended to an application error when its message names no tool: what to call instead. */
   hint?: string;
   /** Computes the answer; a thrown CellgateError becomes an `isError` result. */

@@ -34,8 +34,9 @@ export const validationTools = [
       'explain_validation_errors when invalid, normalize_manifest when valid.',
     input: services.ValidateManifestRequestSchema,
     output: ValidationResultSchema,
-    run: (_context, args, { textLength }) =>
-      answer('Manifest', services.checked.validateManifest(args, textLength), 'Call normalize_manifest to fill defaults.'),
+    shallowArguments: services.provenManifestArguments,
+    run: (_context, args, { textLength, argumentsProven }) =>
+      answer('Manifest', services.checked.validateManifest(args, textLength, argumentsProven), 'Call normalize_manifest to fill defaults.'),
   }),
   defineTool({
     name: 'validate_entity',
