@@ -74,6 +74,8 @@ export interface RouteDefinition {
    * throws first), so the key space is bounded by the catalog.
    */
   cacheKey?: (input: RouteInput) => string;
+  /** The JSON text of a result `handle` returned. @default JSON.stringify */
+  serialize?: (result: never) => string;
   /** Returns JSON data, or a complete `Response`. Throws `CellgateError` for bad input. */
   handle(input: RouteInput): unknown;
 }

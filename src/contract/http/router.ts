@@ -94,7 +94,7 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
     }
     const result = await route.handle(input);
     if (result instanceof Response) return result;
-    const text = JSON.stringify(result);
+    const text = route.serialize ? route.serialize(result as never) : JSON.stringify(result);
     if (key === undefined) return answer(text);
     const bytes = encodeOnce(text);
     cache!.set(key, bytes);

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import * as services from '../services.ts';
 import type { RouteDefinition } from './route.ts';
-import { NormalizeResultSchema, ValidationResultSchema } from '../schema/results.ts';
+import { NormalizeResultSchema, ValidationResultSchema, validationResultText } from '../schema/results.ts';
 import {
   CapabilitySchemaDescriptionSchema,
   EntitySchemaDescriptionSchema,
@@ -217,6 +217,7 @@ export const contractRoutes: RouteDefinition[] = [
       ...(example ? { example } : {}),
       // The manifest route proves the depth of the bodies it validates (see services.validateManifest).
       ...(run === services.validateManifest ? { provesBodyDepth: true } : {}),
+      ...(response === ValidationResultSchema ? { serialize: validationResultText } : {}),
       handle: ({ body: input, bodyLength, boundBodyDepth }) => run(input, bodyLength, boundBodyDepth),
     }),
   ),

@@ -17,6 +17,7 @@ import {
 } from 'cellgate';
 import { validateManifest as validateRequest, validatePrimitiveProps } from '../../../src/contract/services.ts';
 import { withinBoundsByLength } from '../../../src/contract/validate/bounds.ts';
+import { validationResultText, type ValidationResult } from '../../../src/contract/schema/results.ts';
 import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../../src/limits.ts';
 import { crmManifest } from './validate-fixtures.ts';
 import { contractErrorMap, toValidationIssues } from '../../../src/contract/schema/messages.ts';
@@ -169,5 +170,17 @@ describe('skipping the bounds walk for short client texts', () => {
       const body = JSON.stringify({ manifest });
       expect(validateRequest(JSON.parse(body), body.length)).toEqual(validateManifest(manifest));
     }
+  });
+});
+
+describe('validationResultText', () => {
+  it.each<[string, ValidationResult]>([
+    ['valid', { valid: true, errors: [] }],
+    ['invalid', { valid: false, errors: [{ field: 'kind', message: 'Required' }] }],
+    ['with errors left out', { valid: false, errors: [{ field: 'root', message: 'x' }], errorsOmitted: 3 }],
+    ['valid with another member', { valid: true, errors: [], extra: 1 } as ValidationResult],
+    ['valid with an explicit undefined member', { valid: true, errors: [], errorsOmitted: undefined }],
+  ])('is JSON.stringify of a %s result', (_name, result) => {
+    expect(validationResultText(result)).toBe(JSON.stringify(result));
   });
 });
