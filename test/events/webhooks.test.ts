@@ -103,6 +103,24 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     }
   });
 
+  it('keeps no listener per idle poll on its stop signal (it runs for as long as the host does)', async () => {
+    const { storage } = await setup();
+    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [], pollIntervalMs: 1 });
+    // Node warns once an event target holds more than 10 listeners of one kind.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      dispatcher.start();
+      await new Promise((resolve) => setTimeout(resolve, 200)); // dozens of idle polls
+      await dispatcher.stop();
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on a later tick
+      expect(warnings.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('retries with exponential backoff against a receiver that fails 3 times, then delivers', async () => {
     const { storage, service } = await setup();
     const secret = generateWebhookSecret();

@@ -272,8 +272,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       }
       if (!busy && !signal.aborted) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pollIntervalMs);
-          signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          // The listener goes when the wait ends either way: left on the loop's long-lived signal,
+          // one per idle poll, they would pile up for as long as the dispatcher runs.
+          const wake = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, pollIntervalMs);
+          signal.addEventListener('abort', wake, { once: true });
         });
       }
     }
