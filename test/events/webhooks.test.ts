@@ -15,30 +15,20 @@ import {
   createWebhookDispatcher,
   generateWebhookSecret,
   memoryStorage,
-  type Actor,
   type GovernedContext,
   type StorageDriver,
 } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { ORDER_DOCUMENT, startReceiver } from './support.ts';
+import { workspaceAdminContext } from '../../src/testing/storage-conformance-fixtures.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'cellgate-events-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const CARD = 'tok_CARD_secret_value';
 
-function context(): GovernedContext {
-  const workspaceId = crypto.randomUUID();
-  const actor: Actor = {
-    id: crypto.randomUUID(),
-    type: 'user',
-    tenantId: crypto.randomUUID(),
-    roles: [],
-    workspaces: { [workspaceId]: ['admin'] },
-    permissions: ['audit:read'],
-  };
-  return { actor, scope: { workspaceId }, meta: { requestId: 'req-1', traceId: null, ip: null, userAgent: null } };
-}
+/** A workspace admin in a fresh tenant and workspace. */
+const context = (): GovernedContext => workspaceAdminContext([], { requestId: 'req-1', traceId: null, ip: null, userAgent: null });
 
 const drivers: Array<[string, () => StorageDriver]> = [
   ['memory', () => memoryStorage()],

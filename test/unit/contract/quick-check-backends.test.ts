@@ -95,6 +95,14 @@ function pathsOf(value: Json, prefix: (string | number)[] = []): (string | numbe
   return entries.flatMap(([key, child]) => [[...prefix, key], ...pathsOf(child, [...prefix, key])]);
 }
 
+/** Each document with one of its member paths (`undefined` for a document without members). */
+function withAPath(documents: fc.Arbitrary<Json>): fc.Arbitrary<[Json, (string | number)[] | undefined]> {
+  return documents.chain((doc) => {
+    const paths = pathsOf(doc);
+    return fc.tuple(fc.constant(doc), paths.length > 0 ? fc.constantFrom(...paths) : fc.constant(undefined));
+  });
+}
+
 /** `doc` with the member at `path` set to `value` (a deep copy; the path must exist). */
 function replaced(doc: Json, path: (string | number)[], value: Json): Json {
   const copy = structuredClone(doc) as Record<string | number, Json>;
@@ -140,15 +148,9 @@ describe.each<[string, z.ZodType]>([
   it('agrees on the same documents with one member replaced by a value of another kind', () => {
     let refused = 0;
     fc.assert(
-      fc.property(
-        documents.chain((doc) => {
-          const paths = pathsOf(doc);
-          return fc.tuple(fc.constant(doc), paths.length > 0 ? fc.constantFrom(...paths) : fc.constant(undefined), fc.constantFrom(...replacements));
-        }),
-        ([doc, path, value]) => {
-          if (path && !judge(replaced(doc, path, value))) refused++;
-        },
-      ),
+      fc.property(fc.tuple(withAPath(documents), fc.constantFrom(...replacements)), ([[doc, path], value]) => {
+        if (path && !judge(replaced(doc, path, value))) refused++;
+      }),
       { numRuns: 600 },
     );
     expect(refused).toBeGreaterThan(100);
@@ -210,17 +212,13 @@ describe.each<[string, z.ZodType]>([
     let deepAndValid = 0;
     fc.assert(
       fc.property(
-        documents.chain((doc) => {
-          const paths = pathsOf(doc);
-          return fc.tuple(
-            fc.constant(doc),
-            paths.length > 0 ? fc.constantFrom(...paths) : fc.constant(undefined),
-            fc.constantFrom<string | undefined>(undefined, 'extra', '__proto__'),
-            fc.integer({ min: 1, max: 70 }),
-            fc.constantFrom<'array' | 'object'>('array', 'object'),
-          );
-        }),
-        ([doc, path, extraKey, levels, kind]) => {
+        fc.tuple(
+          withAPath(documents),
+          fc.constantFrom<string | undefined>(undefined, 'extra', '__proto__'),
+          fc.integer({ min: 1, max: 70 }),
+          fc.constantFrom<'array' | 'object'>('array', 'object'),
+        ),
+        ([[doc, path], extraKey, levels, kind]) => {
           let changed = doc;
           if (path) changed = extraKey === undefined ? replaced(doc, path, nested(levels, kind)) : withMember(doc, path, extraKey, nested(levels, kind));
           const within = valueNestingDepth(changed, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH;
