@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContractHandler } from 'cellgate';
 import { toNodeHandler } from 'cellgate/adapters/node';
-import { directToolCall } from '../../src/contract/mcp/direct-call.ts';
+import { answerText, directToolCall } from '../../src/contract/mcp/direct-call.ts';
+import { SERVER_INFO } from '../../src/contract/mcp/server.ts';
 import { createMcpEndpoint } from '../../src/contract/mcp/endpoint.ts';
 import { mcpTools } from '../../src/contract/mcp/index.ts';
 import { MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../src/limits.ts';
@@ -190,5 +191,42 @@ describe('direct tools/call path', () => {
     const long = { 'io.modelcontextprotocol/clientInfo': { name: 'x'.repeat(MCP_ENVELOPE_CACHE_KEY_LENGTH), version: '1' } };
     expect([taken(call(long)), taken(call(long))]).toEqual([true, true]);
     expect(taken(call({ ...long, 'io.modelcontextprotocol/clientCapabilities': 'none' }))).toBe(false);
+  });
+
+  it('names the usual envelope by its claim alone, and still judges it as the SDK does', () => {
+    const withEnvelope = (envelope: unknown): [Record<string, string>, unknown] => {
+      const [headers, body] = modern('validate_page', { page: {} });
+      const params = (body as { params: Record<string, unknown> }).params;
+      return [headers, { ...(body as object), params: { ...params, _meta: envelope } }];
+    };
+    const version = 'io.modelcontextprotocol/protocolVersion';
+    const capabilities = 'io.modelcontextprotocol/clientCapabilities';
+    // The usual shape, in either member order, twice (the second verdict is the remembered one).
+    for (const envelope of [meta, { [capabilities]: {}, [version]: MODERN }])
+      expect([taken(withEnvelope(envelope)), taken(withEnvelope(envelope))]).toEqual([true, true]);
+    // The usual shape with a claim the headers do not make, or no revision at all: refused every time.
+    for (const claim of ['2099-01-01', '2025-11-25', '', 'x'.repeat(40)]) {
+      const envelope = { [version]: claim, [capabilities]: {} };
+      expect([taken(withEnvelope(envelope)), taken(withEnvelope(envelope))], claim).toEqual([false, false]);
+    }
+    // Not the usual shape: capabilities declared, an own `__proto__` member, an array: judged from their text.
+    expect(taken(withEnvelope({ ...meta, [capabilities]: { sampling: {} } }))).toBe(true);
+    const protoKey = JSON.parse(`{"${version}":"${MODERN}","${capabilities}":{"__proto__":{}}}`) as unknown;
+    expect(taken(withEnvelope(protoKey))).toBe(taken(withEnvelope(JSON.parse(JSON.stringify(protoKey)))));
+    expect(taken(withEnvelope({ ...meta, [capabilities]: [] }))).toBe(false);
+  });
+
+  it('writes a result as JSON.stringify would, with the modern members after the tool’s own', () => {
+    const results = [
+      { content: [{ type: 'text' as const, text: 'ok "quoted" é \u2028' }], structuredContent: { valid: true, errors: [] } },
+      { content: [{ type: 'text' as const, text: 'Error: nope' }], isError: true },
+    ];
+    for (const result of results) {
+      for (const id of [1, 0, -7, 'a "quoted" id', '']) {
+        expect(answerText(result, false, id)).toBe(JSON.stringify({ result, jsonrpc: '2.0', id }));
+        const modernResult = { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } };
+        expect(answerText(result, true, id)).toBe(JSON.stringify({ result: modernResult, jsonrpc: '2.0', id }));
+      }
+    }
   });
 });

@@ -12,7 +12,14 @@
  * The tool runs through the same {@link callTool} as on the SDK path, and tests compare the two
  * answers byte for byte for every tool and both revisions.
  */
-import { classifyInboundRequest, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
 import { MAX_JSON_DEPTH, MCP_ENVELOPE_CACHE_ENTRIES, MCP_ENVELOPE_CACHE_KEY_LENGTH } from '../../limits.ts';
 import { lightResponse } from '../../http/light-response.ts';
@@ -67,8 +74,41 @@ function isLegacyCall(request: Request, params: Record<string, unknown>): boolea
   return params['_meta'] === undefined && legacyVersion;
 }
 
-/** The SDK classifier's verdict per envelope text (bounded: see src/limits.ts). */
+/** The SDK classifier's verdict per envelope key (bounded: see src/limits.ts). */
 const envelopeVerdicts = new Map<string, boolean>();
+
+/** Longest version claim {@link envelopeKey} names without serialising (real revisions are dates). */
+const SHORT_CLAIM = 32;
+
+/**
+ * What identifies `meta` for the verdict cache. The usual envelope (a version claim and an empty
+ * capability object, nothing else) is named by its claim alone, behind a NUL no JSON text starts
+ * with; its verdict is still the classifier's, computed once. Any other envelope is keyed by its
+ * JSON text: serialising it costs about as much as the rest of the direct path's checks.
+ */
+function envelopeKey(meta: unknown): string {
+  if (isPlainObject(meta)) {
+    const version = meta[PROTOCOL_VERSION_META_KEY];
+    const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+    if (
+      typeof version === 'string' &&
+      version.length <= SHORT_CLAIM &&
+      isPlainObject(capabilities) &&
+      ownKeyCount(meta) === 2 &&
+      ownKeyCount(capabilities) === 0
+    ) {
+      return `\u0000${version}`;
+    }
+  }
+  return JSON.stringify(meta);
+}
+
+/** Enumerable own keys of a plain object parsed from JSON, counted without building a list. */
+function ownKeyCount(value: Record<string, unknown>): number {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) count++;
+  return count;
+}
 
 /**
  * Whether the SDK classifies a `tools/call` carrying `meta` as a valid 2026-07-28 request, given the
@@ -77,7 +117,7 @@ const envelopeVerdicts = new Map<string, boolean>();
  * walk them. The verdict depends on the envelope alone, so it is remembered per envelope text.
  */
 function modernEnvelope(id: string | number, name: string, meta: unknown): boolean {
-  const key = JSON.stringify(meta);
+  const key = envelopeKey(meta);
   const known = envelopeVerdicts.get(key);
   if (known !== undefined) return known;
   const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, _meta: meta } };
@@ -154,8 +194,22 @@ export function directToolCall(
   // The SDK's one argument check, with the same schema: its output is what the tool receives.
   const checked = proven ? args : toolArguments(tool, args);
   if (checked === undefined) return undefined;
-  return callTool(tool, context, checked, requestSpanOf(request)?.context, { textLength, argumentsProven: proven }).then((result) => {
-    const answer = era === 'modern' ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
-    return lightResponse(JSON.stringify({ result: answer, jsonrpc: '2.0', id }), 200, JSON_RPC_HEADERS);
-  });
+  return callTool(tool, context, checked, requestSpanOf(request)?.context, { textLength, argumentsProven: proven }).then((result) =>
+    lightResponse(answerText(result, era === 'modern', id), 200, JSON_RPC_HEADERS),
+  );
+}
+
+/** What a 2026-07-28 result carries after the tool's own members, as JSON text (the same on every answer). */
+const MODERN_RESULT_TAIL = `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: SERVER_INFO })}}`;
+
+/**
+ * The JSON-RPC answer carrying `result`: the text `JSON.stringify` gives for
+ * `{ result, jsonrpc, id }`, with a modern result's constant members (`resultType`, the server
+ * info in `_meta`) appended as text rather than copied into the result and serialised again.
+ * Tool results have neither member of their own, and always at least `content`.
+ */
+export function answerText(result: CallToolResult, modern: boolean, id: string | number): string {
+  const text = JSON.stringify(result);
+  const body = modern ? text.slice(0, -1) + MODERN_RESULT_TAIL : text;
+  return `{"result":${body},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
