@@ -25,6 +25,7 @@ export {
   type CorsOptions,
   type DocsAssetLoader,
   type DocsOptions,
+  type OpenApiDocument,
 } from './contract/create-contract-handler.ts';
 export { createContractContext, type ContractContext, type ContractContextOptions } from './contract/context.ts';
 // MCP endpoint options (types only: the MCP SDK loads lazily, on the first /mcp request).

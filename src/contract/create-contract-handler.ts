@@ -17,7 +17,7 @@ import { errorResponse } from '../http/responses.ts';
 import type { McpOptions } from './mcp/index.ts';
 import { CellgateAttributes, spanTemplate, withSpan } from '../telemetry/request-span.ts';
 
-export type { ContractHandlerOptions, DocsOptions, DocsAssetLoader } from './http/options.ts';
+export type { ContractHandlerOptions, DocsOptions, DocsAssetLoader, OpenApiDocument } from './http/options.ts';
 export type { CorsOptions } from './http/cors.ts';
 
 /** A contract handler: a {@link FetchHandler} plus the context its services use. */

@@ -5,7 +5,7 @@
  */
 import { composeHandlers, createContractHandler, type FetchHandler, type Logger } from 'cellgate';
 import type { ReferenceConfig } from './config.ts';
-import { createDemoResources, mergedOpenApiRoute } from './demo.ts';
+import { createDemoResources, mergeOpenApi } from './demo.ts';
 import { createStorageFromUrl } from './storage.ts';
 
 /** A ready reference application. */
@@ -43,7 +43,6 @@ export async function createReferenceApp(config: ReferenceConfig, options: Refer
   // stderr with its correlation id and stack: the library's default when no `logger`/`onError` is
   // given (docs/security.md). `options.logger` (e.g. `pino()`) sends them, and the governed writes, to your own logger.
   const { logger } = options;
-  const contract = createContractHandler(logger === undefined ? {} : { logger });
   const parts: AppPart[] = [];
 
   // --- storage + governed demo resources ---------------------------------------------------------
@@ -54,9 +53,11 @@ export async function createReferenceApp(config: ReferenceConfig, options: Refer
   parts.push({ handlers: [], banner: [`storage       ${label}`], close: () => storage.close() });
   const demo = await createDemoResources({ env: config.env, storage, logger });
   parts.push(demo);
-  // The docs page reads /api/openapi.json: answer it, ahead of the contract handler, with both halves merged.
-  const openapi = mergedOpenApiRoute(contract, demo.api);
-  void config;
+  // The docs page reads /api/openapi.json: the contract handler serves it with both halves merged.
+  const contract = createContractHandler({
+    ...(logger === undefined ? {} : { logger }),
+    docs: { extendOpenApi: (document) => mergeOpenApi(document, demo.api.openapi()) },
+  });
 
   const banner = [
     'contract API  /api/schemas, /api/primitives, /api/examples, /api/validate, /api/guidance',
@@ -66,7 +67,7 @@ export async function createReferenceApp(config: ReferenceConfig, options: Refer
     ...parts.flatMap((part) => part.banner),
   ];
   return {
-    handler: composeHandlers(openapi, contract, ...parts.flatMap((part) => part.handlers)),
+    handler: composeHandlers(contract, ...parts.flatMap((part) => part.handlers)),
     banner,
     async close() {
       // Close in reverse order of opening (resources before the storage they use).

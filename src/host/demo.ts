@@ -21,6 +21,7 @@ import {
   type FetchHandler,
   type GovernedApi,
   type Logger,
+  type OpenApiDocument,
   type StorageDriver,
 } from 'cellgate';
 import { lifecycleFromEnv, schedulePurge } from './purge.ts';
@@ -259,41 +260,28 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   };
 }
 
-type OpenApiDocument = Record<string, unknown> & { paths?: Record<string, unknown>; tags?: unknown[]; components?: Record<string, Record<string, unknown>> };
+/** The parts of an OpenAPI document {@link mergeOpenApi} combines. */
+type OpenApiParts = OpenApiDocument & { paths?: Record<string, unknown>; tags?: unknown[]; components?: Record<string, Record<string, unknown>> };
 
 /**
  * One OpenAPI document for both halves: the contract API's document with the governed paths,
  * tags, schemas and bearer security added (on a shared schema name the contract's is kept: both
- * describe the same error envelope).
+ * describe the same error envelope). The reference app passes it to the contract handler as
+ * `docs.extendOpenApi`, so `/api/openapi.json` and `/api/docs` show both halves.
  */
 export function mergeOpenApi(contract: OpenApiDocument, governed: OpenApiDocument): OpenApiDocument {
-  const components: Record<string, Record<string, unknown>> = { ...contract.components };
-  for (const [kind, entries] of Object.entries(governed.components ?? {})) components[kind] = { ...entries, ...components[kind] };
+  const own = contract as OpenApiParts;
+  const added = governed as OpenApiParts;
+  const components: Record<string, Record<string, unknown>> = { ...own.components };
+  for (const [kind, entries] of Object.entries(added.components ?? {})) components[kind] = { ...entries, ...components[kind] };
   return {
-    ...contract,
+    ...own,
     info: {
-      ...(contract.info as object),
-      description: `${(contract.info as { description?: string }).description ?? ''}\n\nGoverned resources: ${(governed.info as { description?: string }).description ?? ''}`,
+      ...(own.info as object),
+      description: `${(own.info as { description?: string }).description ?? ''}\n\nGoverned resources: ${(added.info as { description?: string }).description ?? ''}`,
     },
-    tags: [...(contract.tags ?? []), ...(governed.tags ?? [])],
-    paths: { ...contract.paths, ...governed.paths },
+    tags: [...(own.tags ?? []), ...(added.tags ?? [])],
+    paths: { ...own.paths, ...added.paths },
     components,
   };
-}
-
-/**
- * `GET /api/openapi.json` answering the merged document, so `/api/docs` shows both halves. Put it
- * before the contract handler; the document is built on first use and kept.
- */
-export function mergedOpenApiRoute(contract: FetchHandler, api: GovernedApi): FetchHandler {
-  let body: string | undefined;
-  return createFetchHandler(async (request) => {
-    if (request.method !== 'GET' || !/^[^?#]*\/\/[^/]+\/api\/openapi\.json(?:[?#]|$)/.test(request.url)) return undefined;
-    if (body === undefined) {
-      const answer = await contract(new Request(request.url));
-      if (!answer.ok) return answer;
-      body = JSON.stringify(mergeOpenApi((await answer.json()) as OpenApiDocument, api.openapi() as OpenApiDocument));
-    }
-    return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
-  });
 }

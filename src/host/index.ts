@@ -21,7 +21,6 @@ export {
   createDemoResources,
   loadDemoEntity,
   mergeOpenApi,
-  mergedOpenApiRoute,
   rateLimitFromEnv,
   webhookFromEnv,
   type DemoResourceOptions,

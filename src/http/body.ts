@@ -33,6 +33,8 @@ const utf8 = new TextDecoder();
 /** True for `application/json` and any `application/*+json` media type, parameters ignored. */
 export function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
+  // The spelling nearly every client sends, recognised without splitting and lower-casing.
+  if (value === 'application/json' || value === 'application/json; charset=utf-8') return true;
   const media = value.split(';', 1)[0]!.trim().toLowerCase();
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 }

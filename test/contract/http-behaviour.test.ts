@@ -144,6 +144,7 @@ describe('errors and options', () => {
     [{ mcp: { path: 'mcp' } }, 'options.mcp.path'],
     [{ mcp: { allowedHosts: 'all' } }, 'options.mcp.allowedHosts'],
     [{ docs: { title: '' } }, 'options.docs.title'],
+    [{ docs: { extendOpenApi: { paths: {} } } }, 'options.docs.extendOpenApi'],
     [{ onError: 'log' }, 'options.onError'],
     [{ basepath: '/x' }, 'options.basepath'],
     [

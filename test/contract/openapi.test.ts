@@ -114,4 +114,24 @@ describe('OpenAPI document', () => {
     const again = await call(handler, '/api/openapi.json').then((r) => r.text());
     expect(again).toBe(JSON.stringify(doc));
   });
+
+  it('docs.extendOpenApi adds to the document once, before it is first served', async () => {
+    const seen: Array<Record<string, any>> = [];
+    const extended = handlerWith({
+      docs: {
+        extendOpenApi: (document) => {
+          seen.push(document);
+          return { ...document, paths: { ...(document.paths as object), '/v1/things': { get: { summary: 'List things' } } } };
+        },
+      },
+    });
+    expect(seen).toHaveLength(0); // nothing is built before the first request
+    const first = await json<Record<string, any>>(call(extended, '/api/openapi.json'));
+    const second = await call(extended, '/api/openapi.json').then((r) => r.text());
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toEqual(doc); // it receives the contract API's own document
+    expect(first.paths['/v1/things']).toEqual({ get: { summary: 'List things' } });
+    expect(Object.keys(first.paths)).toEqual([...Object.keys(doc.paths), '/v1/things']);
+    expect(second).toBe(JSON.stringify(first));
+  });
 });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CellgateError } from '../../errors.ts';
 import { entityJsonSchema, manifestJsonSchema } from '../describe/index.ts';
-import type { ResolvedHandlerOptions } from '../http/options.ts';
+import type { OpenApiDocument, ResolvedHandlerOptions } from '../http/options.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { createAssetStore, readSwaggerUiFile } from './assets.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -80,7 +80,16 @@ export function docsRoutes(options: ResolvedHandlerOptions, allRoutes: () => Rou
       ] satisfies RouteDefinition[])
     : [];
 
-  let openapi: Record<string, unknown> | undefined;
+  let openapi: OpenApiDocument | undefined;
+  const openApiDocument = (): OpenApiDocument => {
+    const own = buildOpenApiDocument(allRoutes(), {
+      title: docs.title,
+      version: CONTRACT_API_VERSION,
+      basePath,
+      ...(options.mcp ? { mcpPath: options.mcp.path } : {}),
+    });
+    return docs.extendOpenApi ? docs.extendOpenApi(own) : own;
+  };
   return [
     ...page,
     {
@@ -92,13 +101,7 @@ export function docsRoutes(options: ResolvedHandlerOptions, allRoutes: () => Rou
       description: 'This document, generated from the zod schemas the routes check requests with.',
       response: OpenApiDocumentSchema,
       cacheKey: () => '',
-      handle: () =>
-        (openapi ??= buildOpenApiDocument(allRoutes(), {
-          title: docs.title,
-          version: CONTRACT_API_VERSION,
-          basePath,
-          ...(options.mcp ? { mcpPath: options.mcp.path } : {}),
-        })),
+      handle: () => (openapi ??= openApiDocument()),
     },
     {
       method: 'GET',

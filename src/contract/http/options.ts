@@ -23,7 +23,19 @@ export interface DocsOptions {
    * request for each; on runtimes without one (workerd) supply a loader, e.g. over static assets.
    */
   assets?: DocsAssetLoader;
+  /**
+   * Adds to the OpenAPI document before it is first served (it is built once, then kept): e.g. a
+   * governed API's paths, so `/api/openapi.json` and the docs page describe both halves of a host.
+   * Receives the contract API's document and returns the one to serve.
+   *
+   * @example
+   * createContractHandler({ docs: { extendOpenApi: (document) => ({ ...document, paths: { ...document.paths, ...api.openapi().paths } }) } });
+   */
+  extendOpenApi?: (document: OpenApiDocument) => OpenApiDocument;
 }
+
+/** An OpenAPI 3.1 document as JSON data. */
+export type OpenApiDocument = Record<string, unknown>;
 
 /**
  * Options of {@link createContractHandler}. All optional.
@@ -63,7 +75,7 @@ export interface ContractHandlerOptions extends ContractContextOptions {
 export interface ResolvedHandlerOptions {
   basePath: string;
   mcp: (McpOptions & { path: string }) | undefined;
-  docs: { enabled: boolean; title: string; assets: DocsAssetLoader | undefined };
+  docs: { enabled: boolean; title: string; assets: DocsAssetLoader | undefined; extendOpenApi: DocsOptions['extendOpenApi'] };
   onError: ((error: unknown, request?: Request) => void) | undefined;
   logger: Logger | undefined;
 }
@@ -119,6 +131,9 @@ export function resolveHandlerOptions(options: ContractHandlerOptions): Resolved
   if (docsSettings.assets !== undefined && typeof docsSettings.assets !== 'function') {
     throw new ConfigurationError('options.docs.assets', 'must be a function (file name) => contents');
   }
+  if (docsSettings.extendOpenApi !== undefined && typeof docsSettings.extendOpenApi !== 'function') {
+    throw new ConfigurationError('options.docs.extendOpenApi', 'must be a function (document) => document');
+  }
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new ConfigurationError('options.onError', 'must be a function');
   }
@@ -128,7 +143,7 @@ export function resolveHandlerOptions(options: ContractHandlerOptions): Resolved
   return {
     basePath,
     mcp,
-    docs: { enabled: docsSettings.enabled ?? true, title, assets: docsSettings.assets },
+    docs: { enabled: docsSettings.enabled ?? true, title, assets: docsSettings.assets, extendOpenApi: docsSettings.extendOpenApi },
     onError: options.onError,
     logger: options.logger,
   };

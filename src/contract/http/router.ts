@@ -92,7 +92,9 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
         input.boundBodyDepth = () => boundJsonDepth(text, body);
       } else input.body = parseClientJson(text);
     }
-    const result = await route.handle(input);
+    const handled = route.handle(input);
+    // Most services answer synchronously: awaiting only a promise saves a turn of the job queue.
+    const result = handled instanceof Promise ? await handled : handled;
     if (result instanceof Response) return result;
     const text = route.serialize ? route.serialize(result as never) : JSON.stringify(result);
     if (key === undefined) return answer(text);

@@ -19,6 +19,7 @@ import {
   type EntityDefinition,
   type FieldDefinition,
   type NavigationPageItem,
+  type PageDefinition,
 } from '../../schema/index.ts';
 import { MAX_OBJECT_DEPTH } from './field-rules.ts';
 import { BASE_FIELD_KEYS, PAIRWISE_MAX, type Keys, hasKey, hasRepeats, keysOf, repeatsMember } from './helpers.ts';
@@ -62,7 +63,9 @@ function manifestClean({ metadata, spec }: CellManifest, pageKeys: Keys): boolea
 /** The page rules. */
 function pagesClean({ spec }: CellManifest, entityKeys: Keys): boolean {
   const pages = spec.pages ?? [];
-  if (repeatsMember(pages, 'key') || repeatsMember(pages, 'path')) return false; // page.unique-keys, page.unique-paths
+  // page.unique-keys, page.unique-paths, page.one-per-entity-type
+  if (pages.length > PAIRWISE_MAX ? repeatsMember(pages, 'key') || repeatsMember(pages, 'path') || sharesEntityAndType(pages) : pagesRepeat(pages))
+    return false;
   for (const page of pages) {
     const required = entityRequired.get(page.type);
     if (page.entity === undefined ? required === true : required === false) return false; // page.entity-required, page.entity-forbidden
@@ -70,9 +73,22 @@ function pagesClean({ spec }: CellManifest, entityKeys: Keys): boolean {
     if (page.entity !== undefined && !hasKey(entityKeys, page.entity)) return false;
     const context = page.dataContext?.entityKey;
     if (context !== undefined && !hasKey(entityKeys, context)) return false;
-    for (const provider of page.dataProviders ?? []) if (!hasKey(entityKeys, provider.entityKey)) return false;
+    const providers = page.dataProviders;
+    if (providers !== undefined) for (const provider of providers) if (!hasKey(entityKeys, provider.entityKey)) return false;
   }
-  return !sharesEntityAndType(pages); // page.one-per-entity-type
+  return true;
+}
+
+/** In a short page list, whether two pages share a key, a path, or an entity and a type: one pairwise walk for three rules. */
+function pagesRepeat(pages: readonly PageDefinition[]): boolean {
+  for (let i = 1; i < pages.length; i++) {
+    const { key, path, entity, type } = pages[i]!;
+    for (let j = 0; j < i; j++) {
+      const other = pages[j]!;
+      if (other.key === key || other.path === path || (entity !== undefined && other.entity === entity && other.type === type)) return true;
+    }
+  }
+  return false;
 }
 
 /** The navigation rules. */
@@ -80,9 +96,23 @@ function navigationClean({ spec }: CellManifest, pageKeys: Keys): boolean {
   const items = spec.navigation?.items;
   if (items === undefined) return true;
   const all = flatten(items);
-  const linked = all.filter((item): item is NavigationPageItem => item.type === 'page'); // as pageItems, from the one walk
-  for (const item of linked) if (!hasKey(pageKeys, item.pageKey)) return false; // navigation.page-exists
-  return !repeatsMember(all, 'key') && !repeatsMember(linked, 'pageKey'); // navigation.unique-keys, navigation.page-once
+  if (all.length > PAIRWISE_MAX) {
+    const linked = all.filter((item): item is NavigationPageItem => item.type === 'page'); // as pageItems, from the one walk
+    for (const item of linked) if (!hasKey(pageKeys, item.pageKey)) return false; // navigation.page-exists
+    return !repeatsMember(all, 'key') && !repeatsMember(linked, 'pageKey'); // navigation.unique-keys, navigation.page-once
+  }
+  // The same three rules in one pairwise walk of a short list.
+  for (let i = 0; i < all.length; i++) {
+    const item = all[i]!;
+    const page = item.type === 'page' ? item.pageKey : undefined;
+    if (page !== undefined && !hasKey(pageKeys, page)) return false; // navigation.page-exists
+    for (let j = 0; j < i; j++) {
+      const other = all[j]!;
+      if (other.key === item.key) return false; // navigation.unique-keys
+      if (page !== undefined && other.type === 'page' && other.pageKey === page) return false; // navigation.page-once
+    }
+  }
+  return true;
 }
 
 /** The entity group: fields, relations, computed fields, lifecycle, events, policies, capabilities. */
