@@ -29,7 +29,8 @@ export interface DocsOptions {
    * Receives the contract API's document and returns the one to serve.
    *
    * @example
-   * createContractHandler({ docs: { extendOpenApi: (document) => ({ ...document, paths: { ...document.paths, ...api.openapi().paths } }) } });
+   * import { mergeOpenApi } from 'cellgate/host'; // what the reference host does with its governed API
+   * createContractHandler({ docs: { extendOpenApi: (document) => mergeOpenApi(document, api.openapi()) } });
    */
   extendOpenApi?: (document: OpenApiDocument) => OpenApiDocument;
 }
