@@ -240,3 +240,10 @@ export const MCP_ENVELOPE_CACHE_ENTRIES = 256;
 
 /** Longest envelope (as JSON text) whose verdict is remembered; a longer one is checked every time. */
 export const MCP_ENVELOPE_CACHE_KEY_LENGTH = 2048;
+
+/**
+ * Longest JSON-RPC `error.message` the MCP endpoint passes on from an SDK refusal. Some refusals
+ * quote the request (a protocol-version claim, twice), so without a bound the answer would grow
+ * with what the client sent.
+ */
+export const MAX_MCP_ERROR_MESSAGE_LENGTH = 1000;

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_HEADERS, rest, rpc, startHost, type TestHost } from './support.ts';
 import { crmManifest } from '../unit/contract/validate-fixtures.ts';
+import { MAX_MCP_ERROR_MESSAGE_LENGTH } from '../../src/limits.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const MODERN = '2026-07-28';
@@ -129,6 +130,40 @@ describe('over HTTP', () => {
     const [mcp, overRest] = await Promise.all([rpc(host.mcpUrl, call, headers), rest(`${host.url}/api/validate/manifest`, { manifest })]);
     expect(overRest.body.errors).toEqual([{ field: 'root', message: expect.stringMatching(/more than 20000 values/) }]);
     expect(mcp.body.result.structuredContent).toEqual(overRest.body);
+  });
+
+  // The SDK's refusal of a claim the headers do not make quotes the claim (twice): its message is
+  // cut, so the answer does not grow with the request.
+  it('bounds an SDK refusal that quotes a 100,000-character protocol-version claim, and keeps serving', async () => {
+    const claim = 'y'.repeat(100_000);
+    const headers = { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'validate_manifest' };
+    const call = {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'validate_manifest', arguments: { manifest: {} }, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': claim } },
+    };
+    const response = await fetch(host.mcpUrl, { method: 'POST', headers, body: JSON.stringify(call) });
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/json/);
+    // The message and the mismatch detail in `data` each quote the claim; each is cut to the bound.
+    expect(text.length).toBeLessThan(3 * MAX_MCP_ERROR_MESSAGE_LENGTH);
+    expect(text).not.toContain('y'.repeat(MAX_MCP_ERROR_MESSAGE_LENGTH + 1));
+    const body = JSON.parse(text);
+    expect(body.error.code).toBe(-32020);
+    expect(body.error.message).toMatch(/^Bad Request: the request headers and body disagree/);
+    expect(body.error.message.endsWith('…')).toBe(true);
+    // A short refusal passes unchanged, and the endpoint still answers.
+    const short = await rpc(
+      host.mcpUrl,
+      { ...call, params: { ...call.params, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } },
+      headers,
+    );
+    expect([short.status, short.body.error.code, short.body.error.message.endsWith('…')]).toEqual([400, -32020, false]);
+    expect(short.body.error.message).toContain('2099-01-01');
+    const fine = await rpc(host.mcpUrl, { ...call, params: { ...call.params, _meta: ENVELOPE } }, headers);
+    expect(fine.body.result.structuredContent.valid).toBe(false);
   });
 
   it.each(BAD_PARAMS)('%s %j gets -32602 with a clean message', async (method, params, mention) => {

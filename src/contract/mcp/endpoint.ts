@@ -20,6 +20,7 @@ import type { ContractContext } from '../context.ts';
 import { CellgateError } from '../../errors.ts';
 import { isJsonContentType, readTextBody } from '../../http/body.ts';
 import { jsonNestingDepth } from '../../http/json.ts';
+import { MAX_MCP_ERROR_MESSAGE_LENGTH } from '../../limits.ts';
 import { lightResponse } from '../../http/light-response.ts';
 import { MAX_MESSAGE_DEPTH, refuseInvalid } from './request-guard.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
@@ -116,10 +117,10 @@ export function createMcpEndpoint(
   /** `checked`: the protocol-version header is absent or one this endpoint serves. */
   async function serve(request: Request, message: unknown, checked = true): Promise<Response> {
     if (await isLegacyRequest(request, message, { maxRequestBodySize: context.bodyLimit })) {
-      return checked && isPlainRequest(message) ? serveOne(context, request, message) : serveLegacy(context, request, message);
+      return boundedRefusal(await (checked && isPlainRequest(message) ? serveOne(context, request, message) : serveLegacy(context, request, message)));
     }
     scopes.set(request, requestScope(message, request));
-    return modern.fetch(request, { parsedBody: message });
+    return boundedRefusal(await modern.fetch(request, { parsedBody: message }));
   }
 
   return async (request) => {
@@ -159,6 +160,36 @@ export function createMcpEndpoint(
     }
     return (internal.direct !== false && directToolCall(context, request, message, text.length)) || serve(request, message);
   };
+}
+
+/**
+ * An SDK refusal (a non-2xx JSON answer) with every string in its `error` (the message, and
+ * `data`, which may quote the request too) cut to {@link MAX_MCP_ERROR_MESSAGE_LENGTH}; any other
+ * answer as it is. Only refusals are read, so results pass through untouched.
+ */
+async function boundedRefusal(response: Response): Promise<Response> {
+  if (response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return response;
+  let text = await response.text();
+  if (text.length > MAX_MCP_ERROR_MESSAGE_LENGTH) {
+    try {
+      const body = JSON.parse(text) as { error?: unknown };
+      if (body.error !== undefined) body.error = cutStrings(body.error, 0);
+      text = JSON.stringify(body);
+    } catch {
+      // Not JSON after all: passed on as it came.
+    }
+  }
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** `value` with each string longer than the bound cut (an ellipsis marks the cut); the SDK's error objects are a few levels deep. */
+function cutStrings(value: unknown, level: number): unknown {
+  if (typeof value === 'string') return value.length > MAX_MCP_ERROR_MESSAGE_LENGTH ? `${value.slice(0, MAX_MCP_ERROR_MESSAGE_LENGTH)}…` : value;
+  if (typeof value !== 'object' || value === null || level >= 8) return value;
+  if (Array.isArray(value)) return value.map((item) => cutStrings(item, level + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutStrings(item, level + 1)]));
 }
 
 /** One plain 2025-era request, answered by a fresh server on a single-exchange transport. */
