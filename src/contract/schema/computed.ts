@@ -7,7 +7,7 @@ const base = {
   name: nonEmptyString().describe('Display name.'),
   type: z.enum(['number', 'string', 'boolean', 'date', 'datetime']).describe('Type of the computed value.'),
   helpText: z.string().optional(),
-  dependencies: list(z.string()).optional().describe('Field keys the value depends on.'),
+  dependencies: list(z.string()).optional().describe('Field keys the value depends on, each once.'),
 };
 
 /** The three computed kinds, each a strict object. */

@@ -15,8 +15,8 @@ export const LifecycleDefinitionSchema = z
           from: nonEmptyString().describe('Source state.'),
           to: nonEmptyString().describe('Target state.'),
           label: z.string().optional(),
-          guards: list(z.string()).optional(),
-          hooks: list(z.string()).optional(),
+          guards: list(z.string()).optional().describe('Guards checked before the move, each once.'),
+          hooks: list(z.string()).optional().describe('Hooks run after the move, each once.'),
           event: z.string().optional(),
         }),
       )

@@ -37,14 +37,14 @@ export function crmManifest() {
           relations: [{ key: 'invoices', relation: 'has_many', entity: 'invoice', foreignKey: 'customer_id' }],
           computed: [
             { key: 'invoice_count', name: 'Invoice count', type: 'number', formulaType: 'aggregation', relation: 'invoices', operation: 'count' },
-            { key: 'display_label', name: 'Label', type: 'string', formulaType: 'expression', expression: 'name' },
+            { key: 'display_label', name: 'Label', type: 'string', formulaType: 'expression', expression: 'name', dependencies: ['name', 'email'] },
           ],
           lifecycle: {
             field: 'status',
             initial: 'lead',
             states: ['lead', 'active', 'inactive'],
             transitions: [
-              { key: 'activate', from: 'lead', to: 'active', label: 'Activate' },
+              { key: 'activate', from: 'lead', to: 'active', label: 'Activate', guards: ['has_email'], hooks: ['notify_owner', 'log_activation'] },
               { key: 'deactivate', from: 'active', to: 'inactive' },
             ],
           },

@@ -341,6 +341,13 @@ const cases: RuleCase[] = [
     errors: [[`${C}.computed[invoice_count].type`, 'type must be one of number, date, datetime, string when operation is "max"']],
   },
   {
+    rule: 'computed.dependencies',
+    name: 'a dependency listed twice',
+    break: (m) => computed(m, 'display_label').dependencies.push('name'),
+    fix: (m) => computed(m, 'display_label').dependencies.pop(),
+    errors: [[`${C}.computed[display_label].dependencies`, 'dependencies must be unique']],
+  },
+  {
     rule: 'lifecycle.field',
     name: 'lifecycle field undeclared',
     break: (m) => (lifecycle(m).field = 'state'),
@@ -388,6 +395,22 @@ const cases: RuleCase[] = [
     break: (m) => lifecycle(m).transitions.push({ key: 'promote', from: 'lead', to: 'active' }),
     fix: (m) => (lifecycle(m).transitions[2].from = 'inactive'),
     errors: [[`${C}.lifecycle.transitions[promote]`, 'duplicate transition "lead" -> "active"']],
+  },
+  {
+    rule: 'lifecycle.transition-lists',
+    name: 'a guard and a hook listed twice',
+    break: (m) => {
+      lifecycle(m).transitions[0].guards.push('has_email');
+      lifecycle(m).transitions[0].hooks.push('notify_owner');
+    },
+    fix: (m) => {
+      lifecycle(m).transitions[0].guards.pop();
+      lifecycle(m).transitions[0].hooks.pop();
+    },
+    errors: [
+      [`${C}.lifecycle.transitions[activate].guards`, 'guards must be unique'],
+      [`${C}.lifecycle.transitions[activate].hooks`, 'hooks must be unique'],
+    ],
   },
   {
     rule: 'events.exclude',

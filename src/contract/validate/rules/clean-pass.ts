@@ -163,6 +163,7 @@ function computedClean(entity: EntityDefinition, fieldKeys: Keys, relationKeys: 
   if (repeatsMember(computed, 'key')) return false; // computed.unique-keys
   for (const item of computed) {
     if (hasKey(fieldKeys, item.key) || hasKey(relationKeys, item.key) || BASE_FIELD_KEYS.has(item.key)) return false; // computed.unique-keys
+    if (item.dependencies !== undefined && hasRepeats(item.dependencies)) return false; // computed.dependencies
     if (item.formulaType !== 'aggregation') continue; // computed.aggregation
     if (!hasKey(relationKeys, item.relation) || (item.operation !== 'count' && item.field === undefined)) return false;
     const numeric = item.operation === 'count' || item.operation === 'sum' || item.operation === 'avg';
@@ -180,6 +181,10 @@ function lifecycleClean(entity: EntityDefinition, fieldKeys: Keys): boolean {
     const states = lifecycle.states;
     if (hasRepeats(states) || !states.includes(lifecycle.initial) || repeatsMember(lifecycle.transitions, 'key')) return false;
     if (!transitionsClean(states, lifecycle.transitions)) return false;
+    // lifecycle.transition-lists
+    for (const { guards, hooks } of lifecycle.transitions) {
+      if ((guards !== undefined && hasRepeats(guards)) || (hooks !== undefined && hasRepeats(hooks))) return false;
+    }
   }
   const exclude = events?.exclude ?? []; // events.exclude
   if (hasRepeats(exclude)) return false;

@@ -98,6 +98,18 @@ export const relationRules = [
       }
     },
   }),
+  rule({
+    id: 'computed.dependencies',
+    scope: 'entity',
+    description: 'A computed field lists each of its `dependencies` once.',
+    check: ({ entity, at }, report) => {
+      for (const item of entity.computed ?? []) {
+        if (item.dependencies !== undefined && hasRepeats(item.dependencies)) {
+          report(`${keyed(`${at}.computed`, item.key)}.dependencies`, 'dependencies must be unique');
+        }
+      }
+    },
+  }),
 ];
 
 /** Lifecycle, events, field policies and validation-block rules. */
@@ -135,6 +147,18 @@ export const lifecycleRules = [
         const move = `${transition.from}\u0000${transition.to}`;
         if (moves.has(move)) report(where, `duplicate transition "${transition.from}" -> "${transition.to}"`);
         moves.add(move);
+      }
+    },
+  }),
+  rule({
+    id: 'lifecycle.transition-lists',
+    scope: 'entity',
+    description: 'A lifecycle transition lists each of its `guards` and each of its `hooks` once.',
+    check: ({ entity, at }, report) => {
+      for (const transition of entity.lifecycle?.transitions ?? []) {
+        const where = keyed(`${at}.lifecycle.transitions`, transition.key);
+        if (transition.guards !== undefined && hasRepeats(transition.guards)) report(`${where}.guards`, 'guards must be unique');
+        if (transition.hooks !== undefined && hasRepeats(transition.hooks)) report(`${where}.hooks`, 'hooks must be unique');
       }
     },
   }),
