@@ -27,6 +27,14 @@ export const MAX_REPORTED_ISSUES = 100;
 export const MAX_PATCH_OPERATIONS = 1000;
 
 /**
+ * Most operations an audit diff spends on the changes inside one object field. An object field
+ * whose changes take more is recorded as one `replace` of the whole field: the patch stays exact,
+ * and the audit record and its event stay near the size of the field instead of repeating a path
+ * per changed key (about four times the size of the body that caused them).
+ */
+export const MAX_NESTED_DIFF_OPERATIONS = 100;
+
+/**
  * Most JSON values (objects, arrays, scalars) one JSON Patch may insert with `add`, `replace`,
  * `copy` and `move`, counted over all its operations. Without it a handful of `copy` operations
  * doubling a field would grow a record exponentially. Beyond it: 400 `VALIDATION_ERROR`.

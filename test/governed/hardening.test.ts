@@ -299,6 +299,48 @@ for (const [driver, factory] of drivers) {
       expect((await send(s.api, 'GET', url, { token: admin })).body.data).toMatchObject({ version: 1, payload: { x: 1 } });
     });
 
+    it('audits a change of some 125,000 keys inside an object field (a 1 MB body) with one replace, never a stack overflow', async () => {
+      // A tier-2 entity with an object field: tier-3 (the demo activity events) keeps no diff.
+      const notes = {
+        $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
+        name: 'Note',
+        key: 'work.note',
+        version: '1.0.0',
+        description: 'A note with free-form metadata.',
+        scope: 'workspace-shared',
+        governance_tier: 'tier-2',
+        permissions: { view: ['viewer', 'editor', 'admin'], edit: ['editor', 'admin'], admin: ['admin'] },
+        fields: { title: { type: 'string' }, meta: { type: 'object', optional: true } },
+      };
+      const s = await setup({ resources: [notes] as never[] });
+      const admin = s.tokens.admin;
+      const collection = `/v1/workspaces/${ids.ws}/notes`;
+      const created = await send(s.api, 'POST', collection, { token: admin, body: { title: 't', meta: { a: 1, b: 2 } } });
+      expect(created.status).toBe(201);
+      const url = `${collection}/${created.body.data.id}`;
+      // Three-character keys: 125,000 of them fit in the default 1 MB body limit.
+      const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+      const keys = Array.from({ length: 125_000 }, (_, i) => chars[Math.floor(i / 3844) % 62]! + chars[Math.floor(i / 62) % 62]! + chars[i % 62]!);
+      const meta = Object.fromEntries(keys.map((key) => [key, 0]));
+      const big = await send(s.api, 'PATCH', url, { token: admin, body: { expectedVersion: 1, meta } });
+      expect(big.status).toBe(200);
+      expect(Object.keys(big.body.data.meta)).toHaveLength(125_000);
+      // A small change inside the field is still recorded key by key.
+      const small = await send(s.api, 'PATCH', url, { token: admin, body: { expectedVersion: 2, meta: { ...meta, aaa: 1, aab: 2 } } });
+      expect(small.status).toBe(200);
+      const history = await send(s.api, 'GET', `/v1/audit?resourceId=${created.body.data.id}&limit=10`, { token: admin });
+      expect(history.status).toBe(200);
+      const diffs = new Map(history.body.data.map((record: { resourceVersion: number; diff: unknown }) => [record.resourceVersion, record.diff]));
+      const bigDiff = diffs.get(2) as Array<{ op: string; path: string; value: Record<string, number> }>;
+      expect(bigDiff.map(({ op, path }) => ({ op, path }))).toEqual([{ op: 'replace', path: '/meta' }]);
+      expect(Object.keys(bigDiff[0]!.value)).toHaveLength(125_000);
+      expect(diffs.get(3)).toEqual([
+        { op: 'replace', path: '/meta/aaa', value: 1 },
+        { op: 'replace', path: '/meta/aab', value: 2 },
+      ]);
+      expect(s.errors).toEqual([]);
+    }, 60_000);
+
     it('keeps prototype-named keys in bodies as plain data: no 500, no pollution', async () => {
       const s = await setup();
       const admin = s.tokens.admin;
