@@ -27,6 +27,15 @@ export const MAX_REPORTED_ISSUES = 100;
 export const MAX_PATCH_OPERATIONS = 1000;
 
 /**
+ * How many times the body limit a record's business fields may take as JSON text after a create
+ * or an update (`recordLimit`, docs/governed.md). A single write is already bounded by the body
+ * limit, but repeated JSON Patch `add`s or merge PATCHes of different fields could otherwise grow
+ * one record without end, and every read, write and version state of it with it. Four times,
+ * because a body's numbers may take more characters once normalised (`1e9` is `1000000000`).
+ */
+export const RECORD_LIMIT_BODY_MULTIPLE = 4;
+
+/**
  * Most operations an audit diff spends on the changes inside one object field. An object field
  * whose changes take more is recorded as one `replace` of the whole field: the patch stays exact,
  * and the audit record and its event stay near the size of the field instead of repeating a path

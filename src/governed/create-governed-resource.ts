@@ -7,6 +7,7 @@ import { resourcePathName, toStorageModel, type EntityTypes, type GeneralEntityT
 import { ConfigurationError } from '../errors.ts';
 import { isLogger, type Logger } from '../logging.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
+import { RECORD_LIMIT_BODY_MULTIPLE } from '../limits.ts';
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
 import type { EntityStorageModel, StorageDriver } from '../storage/types.ts';
 import { createAuthenticator, type Authenticator } from './auth/verify.ts';
@@ -134,13 +135,16 @@ export function buildGovernedResource(options: GovernedResourceOptions, shared: 
   const entity = entityOf(options.entity);
   const resourceName = checkResourceName(options.resourceName ?? resourcePathName(entity.name), entity.scope);
   const { deprecation, basePath, bodyLimit, ...rest } = options;
-  const service = createGovernedService({ ...pickServiceOptions(rest), entity, resourceName }, toStorageModel(entity));
+  const limit = bodyLimitOf(bodyLimit);
+  // A record may take a few bodies' worth of JSON: four times the body limit unless set.
+  const recordLimit = rest.recordLimit ?? RECORD_LIMIT_BODY_MULTIPLE * limit;
+  const service = createGovernedService({ ...pickServiceOptions(rest), entity, resourceName, recordLimit }, toStorageModel(entity));
   const base = normalizeBasePath(basePath);
   const paths = resourcePatterns(entity.scope, resourceName, base);
   const routed: RoutedResource = {
     ctx: serviceContextOf(service),
     pipeline: { ...shared, headers: { ...shared.headers, ...deprecationHeaders(deprecation) } },
-    bodyLimit: bodyLimitOf(bodyLimit),
+    bodyLimit: limit,
   };
   const match = createGovernedRouter({ basePath: base, resources: [routed] });
   const resource = Object.assign(createFetchHandler(match), {

@@ -5,6 +5,7 @@
  */
 import { entityReference, loadEntity, resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityTypes } from '../entity-document/index.ts';
 import { CellgateError, ConfigurationError } from '../errors.ts';
+import { DEFAULT_BODY_LIMIT, RECORD_LIMIT_BODY_MULTIPLE } from '../limits.ts';
 import type { AuditEventType, EntityStorageModel, RecordScope, StorageDriver, StorageSession, StoredRecord } from '../storage/types.ts';
 import type { AccessPolicy } from './access.ts';
 import { buildAuditRecord, TenantHasher, type AuditPolicy } from './audit/index.ts';
@@ -36,6 +37,8 @@ export interface ServiceContext {
   readonly logger: GovernedLogger | undefined;
   /** Lifetime of an `Idempotency-Key` record in milliseconds. */
   readonly idempotencyTtlMs: number;
+  /** Most characters of JSON a record's business fields may take after a create or an update. */
+  readonly recordLimit: number;
   /** Domain events of committed tier-1/2 mutations: the outbox append and the `onEvent` call. */
   readonly events: EventPublisher;
   /** Retention, immutability and soft-delete purge policy per tenant (docs/lifecycle.md). */
@@ -87,9 +90,30 @@ export function createServiceContext(options: GovernedServiceOptions, model?: En
     metrics,
     logger: options.logger,
     idempotencyTtlMs: idempotencyTtl(options.idempotency?.ttlMs),
+    recordLimit: recordLimitOf(options.recordLimit),
     events: createEventPublisher({ storage, tier, onEvent: options.onEvent, logger: options.logger }),
     lifecycle: lifecyclePolicy(options),
   };
+}
+
+/** Checks `recordLimit`. */
+function recordLimitOf(limit: number | undefined): number {
+  if (limit === undefined) return RECORD_LIMIT_BODY_MULTIPLE * DEFAULT_BODY_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new ConfigurationError('recordLimit', 'must be a positive integer (characters of JSON).');
+  return limit;
+}
+
+/**
+ * 413 `PAYLOAD_TOO_LARGE` when `fields` would take more than the record limit as JSON. Measured
+ * on the values about to be stored, so a write is refused before anything is written.
+ */
+export function checkRecordSize(ctx: ServiceContext, fields: Record<string, unknown>): void {
+  const length = JSON.stringify(fields).length;
+  if (length > ctx.recordLimit) {
+    throw new CellgateError('PAYLOAD_TOO_LARGE', `The record would take ${length} characters of JSON, more than the limit of ${ctx.recordLimit}.`, {
+      details: { limit: ctx.recordLimit, length },
+    });
+  }
 }
 
 /** 404 for a record that is absent, in another scope, or (for live reads) soft-deleted. */

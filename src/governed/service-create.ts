@@ -4,7 +4,7 @@ import { IDEMPOTENCY_SWEEP_BATCH } from '../limits.ts';
 import type { IdempotencyRecord, RecordScope, StoredRecord } from '../storage/types.ts';
 import { authorize } from './access.ts';
 import { isLive, replayBody, replayTarget, requestHash } from './idempotency.ts';
-import { write, written, type ServiceContext, type ServiceOperation } from './service-context.ts';
+import { checkRecordSize, write, written, type ServiceContext, type ServiceOperation } from './service-context.ts';
 import { invalidRecord } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -37,6 +37,7 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
   async run(ctx, context, scope, { body, idempotencyKey: key }) {
     const { values, issues } = ctx.codec.decode(body, false);
     if (issues.length > 0) throw invalidRecord('Invalid record', issues);
+    checkRecordSize(ctx, values);
     const actorId = context.actor.id;
     const now = new Date().toISOString();
     let hash: string | undefined;

@@ -94,6 +94,13 @@ export interface GovernedServiceOptions<T extends EntityTypes = GeneralEntityTyp
   /** `Idempotency-Key` lifetime. @default { ttlMs: 86_400_000 } */
   idempotency?: IdempotencyOptions;
   /**
+   * Most characters of JSON a record's business fields may take after a create or an update;
+   * a write that would make a record larger gets 413 `PAYLOAD_TOO_LARGE` and changes nothing.
+   * Rollback and erasure restore or shrink earlier states and are not checked.
+   * @default four times the body limit: 4194304 (over HTTP, four times `bodyLimit` when that is set)
+   */
+  recordLimit?: number;
+  /**
    * Days after its soft delete a record is purged for good by `purgeHistory` (row and version
    * states; an `entity.purged` audit record without values stays). See
    * docs/lifecycle.md#purging-soft-deleted-records. @default never

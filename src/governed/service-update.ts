@@ -8,7 +8,7 @@ import { authorize } from './access.ts';
 import { redactionClassOf } from './audit/index.ts';
 import { SERVER_ASSIGNED } from './codec.ts';
 import { applyPatch, jsonEqual, parsePatch } from './patch.ts';
-import { carrierOf, checkVersion, live, nextState, write, written, type ServiceOperation } from './service-context.ts';
+import { carrierOf, checkRecordSize, checkVersion, live, nextState, write, written, type ServiceOperation } from './service-context.ts';
 import { invalidRecord, parseInput, VersionSchema } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -70,6 +70,7 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
         fields = decoded.values;
       }
       if (codec.fields.every((field) => jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null))) return { record: current, changed: false };
+      checkRecordSize(ctx, fields);
       const after = nextState(current, context, { fields });
       return {
         record: await write(ctx, session, context, { eventType: 'entity.updated', before: current, after, carrier: carrierOf(expectation) }),

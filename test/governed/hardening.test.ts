@@ -61,6 +61,19 @@ async function signRaw(payloadJson: string): Promise<string> {
   return new CompactSign(new TextEncoder().encode(payloadJson)).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(SECRET));
 }
 
+/** A tier-2 entity with an object field (tier-3, like the demo activity events, keeps no diff). */
+const notesEntity = {
+  $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
+  name: 'Note',
+  key: 'work.note',
+  version: '1.0.0',
+  description: 'A note with free-form metadata.',
+  scope: 'workspace-shared',
+  governance_tier: 'tier-2',
+  permissions: { view: ['viewer', 'editor', 'admin'], edit: ['editor', 'admin'], admin: ['admin'] },
+  fields: { title: { type: 'string' }, meta: { type: 'object', optional: true } },
+};
+
 /** A JSON text nested `depth` levels inside `{"a": …}`. */
 const deepJson = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const deepValue = (depth: number): unknown => JSON.parse(deepJson(depth));
@@ -300,19 +313,7 @@ for (const [driver, factory] of drivers) {
     });
 
     it('audits a change of some 125,000 keys inside an object field (a 1 MB body) with one replace, never a stack overflow', async () => {
-      // A tier-2 entity with an object field: tier-3 (the demo activity events) keeps no diff.
-      const notes = {
-        $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
-        name: 'Note',
-        key: 'work.note',
-        version: '1.0.0',
-        description: 'A note with free-form metadata.',
-        scope: 'workspace-shared',
-        governance_tier: 'tier-2',
-        permissions: { view: ['viewer', 'editor', 'admin'], edit: ['editor', 'admin'], admin: ['admin'] },
-        fields: { title: { type: 'string' }, meta: { type: 'object', optional: true } },
-      };
-      const s = await setup({ resources: [notes] as never[] });
+      const s = await setup({ resources: [notesEntity] as never[] });
       const admin = s.tokens.admin;
       const collection = `/v1/workspaces/${ids.ws}/notes`;
       const created = await send(s.api, 'POST', collection, { token: admin, body: { title: 't', meta: { a: 1, b: 2 } } });
@@ -340,6 +341,59 @@ for (const [driver, factory] of drivers) {
       ]);
       expect(s.errors).toEqual([]);
     }, 60_000);
+
+    it('bounds the size of a record across writes: a create or PATCH past recordLimit gets 413 and changes nothing', async () => {
+      const s = await setup({
+        bodyLimit: 1000,
+        resources: [notesEntity, { entity: { ...notesEntity, key: 'work.memo', name: 'Memo' }, recordLimit: 600 }] as never[],
+      });
+      const admin = s.tokens.admin;
+      const collection = `/v1/workspaces/${ids.ws}/notes`;
+      // Without recordLimit, four times bodyLimit (here 1,000 bytes): 4,000 characters of JSON.
+      const created = await send(s.api, 'POST', collection, { token: admin, body: { title: 't', meta: { a: 'x'.repeat(800) } } });
+      expect(created.status).toBe(201);
+      const url = `${collection}/${created.body.data.id}`;
+      // Each JSON Patch fits the body limit; together they would grow the record past 4,000.
+      let version = 1;
+      for (const key of ['b', 'c', 'd']) {
+        const grown = await send(s.api, 'PATCH', url, {
+          token: admin,
+          body: { expectedVersion: version, patch: [{ op: 'add', path: `/meta/${key}`, value: 'x'.repeat(800) }] },
+        });
+        expect(grown.status).toBe(200);
+        version = grown.body.data.version;
+      }
+      const refused = await send(s.api, 'PATCH', url, {
+        token: admin,
+        body: { expectedVersion: version, patch: [{ op: 'add', path: '/meta/e', value: 'x'.repeat(800) }] },
+      });
+      expectError(refused, 413, 'PAYLOAD_TOO_LARGE');
+      expect(refused.body.details).toMatchObject({ limit: 4000 });
+      expect(refused.body.details.length).toBeGreaterThan(4000);
+      const merge = await send(s.api, 'PATCH', url, { token: admin, body: { expectedVersion: version, title: 'y'.repeat(900) } });
+      expectError(merge, 413, 'PAYLOAD_TOO_LARGE');
+      // Nothing was written: same version, same fields, no audit record beyond the accepted writes.
+      const after = await send(s.api, 'GET', url, { token: admin });
+      expect(after.body.data.version).toBe(version);
+      expect(Object.keys(after.body.data.meta)).toEqual(['a', 'b', 'c', 'd']);
+      const history = await send(s.api, 'GET', `/v1/audit?resourceId=${created.body.data.id}`, { token: admin });
+      expect(history.body.data).toHaveLength(version);
+      // A shrinking write is accepted again.
+      const shrunk = await send(s.api, 'PATCH', url, { token: admin, body: { expectedVersion: version, meta: { a: 1 } } });
+      expect(shrunk.status).toBe(200);
+      // recordLimit set on the resource: a create past it is refused, and no record appears.
+      const memos = `/v1/workspaces/${ids.ws}/memos`;
+      expectError(await send(s.api, 'POST', memos, { token: admin, body: { title: 't', meta: { a: 'x'.repeat(700) } } }), 413, 'PAYLOAD_TOO_LARGE');
+      expect((await send(s.api, 'GET', memos, { token: admin })).body.data).toEqual([]);
+      expect((await send(s.api, 'POST', memos, { token: admin, body: { title: 't', meta: { a: 'x'.repeat(400) } } })).status).toBe(201);
+      expect(s.errors).toEqual([]);
+    });
+
+    it('refuses a recordLimit that is not a positive integer when the API is built', async () => {
+      for (const recordLimit of [0, -1, 1.5, Number.NaN, '100']) {
+        await expect(setup({ recordLimit: recordLimit as never })).rejects.toThrow(/recordLimit/);
+      }
+    });
 
     it('keeps prototype-named keys in bodies as plain data: no 500, no pollution', async () => {
       const s = await setup();

@@ -27,10 +27,10 @@ export type GovernedApiResource =
 /** Options of {@link createGovernedApi}. */
 export interface GovernedApiOptions
   extends GovernedHttpOptions,
-    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency' | 'onEvent' | 'purgeDeletedAfterDays'> {
+    Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency' | 'onEvent' | 'purgeDeletedAfterDays' | 'recordLimit'> {
   /** The storage every resource and the audit routes use. */
   storage: StorageDriver;
-  /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation? }`. */
+  /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation?, recordLimit? }`. */
   resources: readonly GovernedApiResource[];
   /** Serve `GET /v1/audit` and `GET /v1/audit/:auditId`. @default true */
   auditRoutes?: boolean;
@@ -76,6 +76,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     metrics,
     onEvent,
     purgeDeletedAfterDays,
+    recordLimit,
     ...http
   } = options;
   if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
@@ -89,6 +90,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     ...(metrics === undefined ? {} : { metrics }),
     ...(onEvent === undefined ? {} : { onEvent }),
     ...(purgeDeletedAfterDays === undefined ? {} : { purgeDeletedAfterDays }),
+    ...(recordLimit === undefined ? {} : { recordLimit }),
   };
   const resources: Record<string, GovernedResource> = {};
   const routed: RoutedResource[] = [];
