@@ -56,7 +56,9 @@ export function createContractHandler(options: ContractHandlerOptions = {}): Con
   const cors = createCorsPolicy(options.cors);
 
   const routes: RouteDefinition[] = [];
-  routes.push(...contractRoutes, ...docsRoutes(resolved, () => routes));
+  // Without the health route the host's own `/health` answers (the route is then absent from the OpenAPI document too).
+  const own = resolved.health ? contractRoutes : contractRoutes.filter((route) => route.path !== '/health');
+  routes.push(...own, ...docsRoutes(resolved, () => routes));
   const mounts: MountedEndpoint[] = resolved.mcp
     ? [{ path: resolved.mcp.path, methods: 'POST', serve: lazyMcpEndpoint(context, resolved.mcp, resolved.basePath + resolved.mcp.path) }]
     : [];

@@ -35,6 +35,30 @@ const post = (url: string, body: string) => fetch(url, { method: 'POST', headers
 /** A manifest body of about `bytes` bytes (valid JSON, an invalid manifest: the answer is 200). */
 const bigBody = (bytes: number) => JSON.stringify({ manifest: { pad: 'x'.repeat(bytes) } });
 
+describe("the host's own /health", () => {
+  it("stays the host's with health: false, in front of every route of the host, and leaves the OpenAPI document", async () => {
+    const app = express();
+    app.use(toExpress(createContractHandler({ health: false })));
+    app.get('/health', (_req, res) => {
+      res.json({ host: 'up' });
+    });
+    const url = await track(listen(createServer(app)));
+    expect(await fetch(`${url}/health`).then((r) => r.json())).toEqual({ host: 'up' });
+    const openapi = (await fetch(`${url}/api/openapi.json`).then((r) => r.json())) as { paths: Record<string, unknown> };
+    expect(Object.keys(openapi.paths)).not.toContain('/health');
+    expect(Object.keys(openapi.paths)).toContain('/api/validate/manifest');
+    expect((await fetch(`${url}/api/primitives`)).status).toBe(200);
+    // By default the handler answers /health itself, ahead of the host's route.
+    const shadowing = express();
+    shadowing.use(toExpress(createContractHandler()));
+    shadowing.get('/health', (_req, res) => {
+      res.json({ host: 'up' });
+    });
+    const other = await track(listen(createServer(shadowing)));
+    expect(await fetch(`${other}/health`).then((r) => r.json())).toEqual({ status: 'ok' });
+  });
+});
+
 describe('Express with express.json() in front of toExpress', () => {
   const start = () => {
     const app = express();

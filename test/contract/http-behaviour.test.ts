@@ -146,6 +146,7 @@ describe('errors and options', () => {
     [{ docs: { title: '' } }, 'options.docs.title'],
     [{ docs: { extendOpenApi: { paths: {} } } }, 'options.docs.extendOpenApi'],
     [{ onError: 'log' }, 'options.onError'],
+    [{ health: 'no' }, 'options.health'],
     [{ basepath: '/x' }, 'options.basepath'],
     [
       { primitives: [{ key: 'data-grid', version: '1.0.0', label: 'Grid', category: 'collection', props: { type: 'object', properties: {} } }] },

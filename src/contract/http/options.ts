@@ -58,6 +58,12 @@ export interface ContractHandlerOptions extends ContractContextOptions {
   /** The docs page; `false` turns the page off. @default true */
   docs?: boolean | DocsOptions;
   /**
+   * `GET /health` (`{ "status": "ok" }`); `false` leaves that path to the host, e.g. an app that
+   * mounts the handler at its root and keeps its own health check.
+   * @default true
+   */
+  health?: boolean;
+  /**
    * Called with every unexpected failure (the client sees a 500 `INTERNAL_ERROR` with a
    * correlation id and nothing else), e.g. to log it.
    * @default undefined
@@ -75,6 +81,7 @@ export interface ContractHandlerOptions extends ContractContextOptions {
 /** Options after validation, with defaults applied. */
 export interface ResolvedHandlerOptions {
   basePath: string;
+  health: boolean;
   mcp: (McpOptions & { path: string }) | undefined;
   docs: { enabled: boolean; title: string; assets: DocsAssetLoader | undefined; extendOpenApi: DocsOptions['extendOpenApi'] };
   onError: ((error: unknown, request?: Request) => void) | undefined;
@@ -96,7 +103,7 @@ function routePrefix(value: unknown, path: string, allowEmpty: boolean): string 
 }
 
 /** Every option name, so a misspelt one (`basepath`) is refused instead of silently ignored. */
-const OPTION_NAMES = new Set(['basePath', 'bodyLimit', 'cors', 'primitives', 'projectFolder', 'projectDir', 'mcp', 'docs', 'onError', 'logger']);
+const OPTION_NAMES = new Set(['basePath', 'bodyLimit', 'cors', 'primitives', 'projectFolder', 'projectDir', 'mcp', 'docs', 'health', 'onError', 'logger']);
 
 /** Checks the handler-level options and applies their defaults. */
 export function resolveHandlerOptions(options: ContractHandlerOptions): ResolvedHandlerOptions {
@@ -135,6 +142,8 @@ export function resolveHandlerOptions(options: ContractHandlerOptions): Resolved
   if (docsSettings.extendOpenApi !== undefined && typeof docsSettings.extendOpenApi !== 'function') {
     throw new ConfigurationError('options.docs.extendOpenApi', 'must be a function (document) => document');
   }
+  const health = options.health ?? true;
+  if (typeof health !== 'boolean') throw new ConfigurationError('options.health', 'must be true or false');
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new ConfigurationError('options.onError', 'must be a function');
   }
@@ -143,6 +152,7 @@ export function resolveHandlerOptions(options: ContractHandlerOptions): Resolved
   }
   return {
     basePath,
+    health,
     mcp,
     docs: { enabled: docsSettings.enabled ?? true, title, assets: docsSettings.assets, extendOpenApi: docsSettings.extendOpenApi },
     onError: options.onError,
