@@ -206,6 +206,14 @@ export const EVENT_FEED_DEFAULT_LIMIT = 100;
 /** Largest page of the change feed (`limit` above it: 400 `VALIDATION_ERROR`). */
 export const EVENT_FEED_MAX_LIMIT = 500;
 
+/**
+ * Most characters of JSON the events of one change-feed page may take. A page stops before the
+ * event that would pass it (it always holds at least one), and `nextCursor` continues from there:
+ * an event carries its change, which may be near the size of a record (`recordLimit`), so a page
+ * of `limit` such events could otherwise take gigabytes.
+ */
+export const EVENT_FEED_MAX_PAGE_LENGTH = 8 * 1024 * 1024;
+
 /** Longest long-poll of the change feed, in seconds (`wait` above it: 400 `VALIDATION_ERROR`). */
 export const EVENT_FEED_MAX_WAIT_SECONDS = 30;
 

@@ -9,6 +9,7 @@ import { createGovernedApi, createGovernedService, memoryStorage, readFeed, type
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { cast, expectError, ids, mint, send, SECRET } from '../governed/support.ts';
 import { startTestPostgres } from '../support/postgres.ts';
+import { feedPage } from '../../src/governed/events/feed-route.ts';
 import { driverSkip } from '../storage/drivers.ts';
 import { ORDER_DOCUMENT } from './support.ts';
 
@@ -48,6 +49,41 @@ describe('GET /v1/events', () => {
     expect(end.body).toEqual({ data: [], meta: { limit: 100, nextCursor: events[4]!.cursor } });
     const filtered = await send(handler, 'GET', '/v1/events?resourceType=x.Other@v1', { token: tokens.admin });
     expect(filtered.body.data).toEqual([]);
+  });
+
+  it('ends a page before 8 MiB of events and resumes after the last one served, so large changes never make a giant answer', async () => {
+    const handler = await api();
+    const tokens = await cast();
+    // Each create carries a 950,000-character title, so each event's change is about that size.
+    for (let index = 0; index < 10; index += 1) {
+      const answer = await send(handler, 'POST', orders(ids.ws), { token: tokens.admin, body: { title: String(index).repeat(950_000), amount: index } });
+      expect(answer.status).toBe(201);
+    }
+    const first = await send(handler, 'GET', '/v1/events', { token: tokens.admin });
+    expect(first.status).toBe(200);
+    expect(first.text.length).toBeLessThanOrEqual(8 * 1024 * 1024 + 1024);
+    const served = first.body.data as StoredEvent[];
+    expect(served).toHaveLength(8);
+    expect(first.body.meta).toEqual({ limit: 100, nextCursor: served[7]!.cursor });
+    const rest = await send(handler, 'GET', `/v1/events?after=${served[7]!.cursor}`, { token: tokens.admin });
+    const amounts = [...served, ...rest.body.data].map(
+      (event: StoredEvent) => (event.change.diff as Array<{ path: string; value: unknown }>).find((op) => op.path === '/amount')!.value,
+    );
+    expect(amounts).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('serves one event alone when it is larger than the page budget, and nothing is skipped', () => {
+    const event = (id: string, size: number) => ({ id, cursor: `c-${id}`, pad: 'x'.repeat(size) }) as unknown as StoredEvent;
+    const page = (events: StoredEvent[], budget: number) => JSON.parse(feedPage(events, { limit: 10 }, budget)) as { data: StoredEvent[]; meta: unknown };
+    const big = page([event('a', 500), event('b', 10)], 100);
+    expect(big.data.map((e) => e.id)).toEqual(['a']);
+    expect(big.meta).toEqual({ limit: 10, nextCursor: 'c-a' });
+    const fits = page([event('a', 10), event('b', 10), event('c', 10)], 10_000);
+    expect(fits.data.map((e) => e.id)).toEqual(['a', 'b', 'c']);
+    expect(JSON.parse(feedPage([], { limit: 10, after: 'c-z' }))).toEqual({ data: [], meta: { limit: 10, nextCursor: 'c-z' } });
+    // The text is exactly what serialising the page object gives.
+    const events = [event('a', 10), event('b', 20)];
+    expect(feedPage(events, { limit: 3 })).toBe(JSON.stringify({ data: events, meta: { limit: 3, nextCursor: 'c-b' } }));
   });
 
   it('needs audit:read; without a tenant-wide role it reads only the workspaces the caller holds a role in (the audit reach)', async () => {

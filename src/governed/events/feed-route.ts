@@ -9,8 +9,8 @@ import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError, validationError } from '../../errors.ts';
 import type { MatchFunction } from '../../http/handler.ts';
 import { searchParamsOf } from '../../http/query.ts';
-import { jsonResponse } from '../../http/responses.ts';
-import { EVENT_FEED_DEFAULT_LIMIT, EVENT_FEED_MAX_LIMIT, EVENT_FEED_MAX_WAIT_SECONDS, EVENT_FEED_POLL_MS } from '../../limits.ts';
+import { rawJsonResponse } from '../../http/responses.ts';
+import { EVENT_FEED_DEFAULT_LIMIT, EVENT_FEED_MAX_LIMIT, EVENT_FEED_MAX_PAGE_LENGTH, EVENT_FEED_MAX_WAIT_SECONDS, EVENT_FEED_POLL_MS } from '../../limits.ts';
 import type { EventQuery, StorageDriver, StoredEvent } from '../../storage/types.ts';
 import { isUuid } from '../codec.ts';
 import { requireAuditRead, withinReach, workspacesOf } from '../http/audit.ts';
@@ -81,6 +81,25 @@ export async function readFeed(storage: StorageDriver, query: EventQuery, waitMs
   }
 }
 
+/**
+ * The JSON text of a feed page: the events in order up to {@link EVENT_FEED_MAX_PAGE_LENGTH}
+ * characters (at least one), and `nextCursor` after the last one included. Each event is
+ * serialised once, for the budget and the answer alike.
+ */
+export function feedPage(events: readonly StoredEvent[], query: Pick<EventQuery, 'after' | 'limit'>, budget = EVENT_FEED_MAX_PAGE_LENGTH): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (const event of events) {
+    const text = JSON.stringify(event);
+    length += text.length + 1;
+    if (length > budget && parts.length > 0) break;
+    parts.push(text);
+  }
+  const last = events[parts.length - 1];
+  const meta = { limit: query.limit, nextCursor: last !== undefined ? last.cursor : (query.after ?? null) };
+  return `{"data":[${parts.join(',')}],"meta":${JSON.stringify(meta)}}`;
+}
+
 /** Builds the match function of the change feed under `basePath`. */
 export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, basePath: string): MatchFunction {
   const router = IttyRouter<IRequest>();
@@ -97,8 +116,7 @@ export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, base
           throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
         if (query.workspaceId === undefined && actor.roles.length === 0) query.workspaceIds = workspacesOf(actor);
         const events = await readFeed(storage, query, waitMs, (request as Request).signal);
-        const nextCursor = events.length > 0 ? events[events.length - 1]!.cursor : (query.after ?? null);
-        return jsonResponse({ data: events, meta: { limit: query.limit, nextCursor } });
+        return rawJsonResponse(feedPage(events, query));
       }),
     ),
   );
