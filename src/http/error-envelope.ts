@@ -14,6 +14,8 @@ export const ErrorEnvelopeSchema = z
     details: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('Extra data: `fields: [{ path, message }]` for VALIDATION_ERROR, `correlationId` for INTERNAL_ERROR, `limit` for PAYLOAD_TOO_LARGE.'),
+      .describe(
+        'Extra data: `fields: [{ path, message }]` for VALIDATION_ERROR, `correlationId` for INTERNAL_ERROR, `limit` for PAYLOAD_TOO_LARGE (and `length` when a write would make a record larger than its limit).',
+      ),
   })
   .meta({ id: 'Error' });
