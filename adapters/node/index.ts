@@ -61,14 +61,16 @@ export function toAbortableRequest(req: IncomingMessage, res: ServerResponse, op
   const body = options.body ?? (req as IncomingMessage & { body?: unknown }).body;
   const request = toRequest(req, body === undefined ? options : { ...options, body });
   onSignalRead(request, () => {
-    const abortIfUnfinished = () => {
-      if (!res.writableFinished) abortRequest(request);
-    };
-    if (res.closed || res.destroyed) abortIfUnfinished();
-    else res.once('close', abortIfUnfinished);
+    if (res.closed || res.destroyed) abortIfUnfinished(res, request);
+    else res.once('close', () => abortIfUnfinished(res, request));
   });
   if (request.method !== 'GET' && request.method !== 'HEAD') res.once('finish', () => drainUnread(req));
   return request;
+}
+
+/** Aborts the request's `signal` when its answer closed before it was finished (the client left). */
+function abortIfUnfinished(res: ServerResponse, request: Request): void {
+  if (!res.writableFinished) abortRequest(request);
 }
 
 /** How long an unread request body (refused as too large, or never needed) may keep arriving. */

@@ -67,15 +67,34 @@ export async function readIfComplete(
   return { complete: false, chunks, pending: undefined };
 }
 
-function waitForDrain(res: ServerResponse): Promise<boolean> {
+/**
+ * Who waits for a response to drain, kept on the response so that its two listeners are shared
+ * functions rather than closures made per wait (docs/architecture.md, "Performance model").
+ */
+const kDrained = Symbol('drained');
+
+type DrainingResponse = ServerResponse & { [kDrained]?: ((ok: boolean) => void) | undefined };
+
+function onDrain(this: DrainingResponse): void {
+  settleDrain(this, true);
+}
+
+function onCloseWhileDraining(this: DrainingResponse): void {
+  settleDrain(this, false);
+}
+
+function settleDrain(res: DrainingResponse, ok: boolean): void {
+  const resolve = res[kDrained];
+  res[kDrained] = undefined;
+  res.off('drain', onDrain).off('close', onCloseWhileDraining);
+  resolve?.(ok);
+}
+
+/** Resolves `true` once `res` drains, `false` if it closes first. */
+function waitForDrain(res: DrainingResponse): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = (ok: boolean) => () => {
-      res.off('drain', onDrain).off('close', onClose);
-      resolve(ok);
-    };
-    const onDrain = done(true);
-    const onClose = done(false);
-    res.on('drain', onDrain).on('close', onClose);
+    res[kDrained] = resolve;
+    res.on('drain', onDrain).on('close', onCloseWhileDraining);
   });
 }
 

@@ -36,11 +36,16 @@ export function rolesIn(actor: Actor, workspaceId: string | null): ReadonlySet<s
 /** Highest of view/edit/admin whose role list meets the actor's roles there. */
 export function accessLevel(actor: Actor, permissions: EntityDefinitionDocument['permissions'], workspaceId: string | null): AccessLevel {
   const roles = rolesIn(actor, workspaceId);
-  const meets = (list: readonly string[]): boolean => list.some((role) => roles.has(role));
-  if (meets(permissions.admin)) return 'admin';
-  if (meets(permissions.edit)) return 'edit';
-  if (meets(permissions.view)) return 'view';
+  if (meets(permissions.admin, roles)) return 'admin';
+  if (meets(permissions.edit, roles)) return 'edit';
+  if (meets(permissions.view, roles)) return 'view';
   return 'none';
+}
+
+/** Whether any role of `list` is one of `roles`. */
+function meets(list: readonly string[], roles: ReadonlySet<string>): boolean {
+  for (const role of list) if (roles.has(role)) return true;
+  return false;
 }
 
 /** What {@link authorize} needs to know about the resource. */
@@ -76,8 +81,10 @@ export function authorize(actor: Actor, policy: AccessPolicy, workspaceId: strin
   let needed = NEEDED[operation];
   if (operation === 'rollback' && policy.tier === 'tier-1' && policy.scope !== 'system-global') needed = 'admin';
   if (RANK[level] < RANK[needed]) throw forbidden(`This operation needs ${needed} access; you have ${level}`);
-  const has = (permission: string): boolean => actor.permissions.includes(permission);
-  if (operation === 'includeDeleted' && !has(policy.readPermission)) throw forbidden(`Reading deleted records needs the permission ${policy.readPermission}`);
-  if (operation === 'history' && !has('audit:read')) throw forbidden('Reading history needs the permission audit:read');
-  if ((operation === 'rollback' || operation === 'restore') && !has('audit:restore')) throw forbidden('Rollback needs the permission audit:restore');
+  const { permissions } = actor;
+  if (operation === 'includeDeleted' && !permissions.includes(policy.readPermission))
+    throw forbidden(`Reading deleted records needs the permission ${policy.readPermission}`);
+  if (operation === 'history' && !permissions.includes('audit:read')) throw forbidden('Reading history needs the permission audit:read');
+  if ((operation === 'rollback' || operation === 'restore') && !permissions.includes('audit:restore'))
+    throw forbidden('Rollback needs the permission audit:restore');
 }

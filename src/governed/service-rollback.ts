@@ -18,6 +18,11 @@ export interface RollbackInput {
   body: RollbackBody;
 }
 
+/** The 422 for a target version that cannot be restored, with both versions in its details. */
+function invalidTarget(message: string, targetVersion: number, current: { version: number }): CellgateError {
+  return new CellgateError('INVALID_TARGET_VERSION', message, { details: { targetVersion, currentVersion: current.version } });
+}
+
 /** The rollback operation. */
 export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
   access(ctx, context, scope) {
@@ -35,12 +40,10 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       const current = await session.get(ctx.model, scope, id);
       if (current === null) throw notFound();
       checkVersion(ctx, context, current, expectation);
-      const invalid = (message: string): CellgateError =>
-        new CellgateError('INVALID_TARGET_VERSION', message, { details: { targetVersion, currentVersion: current.version } });
-      if (targetVersion >= current.version) throw invalid('targetVersion must be an earlier version of this record');
+      if (targetVersion >= current.version) throw invalidTarget('targetVersion must be an earlier version of this record', targetVersion, current);
       const target = await session.getVersionState(ctx.model, scope, current.id, targetVersion);
-      if (target === null) throw invalid('No stored state for targetVersion');
-      if (target.deletedAt !== null) throw invalid('targetVersion is a deleted state; choose a version before the delete');
+      if (target === null) throw invalidTarget('No stored state for targetVersion', targetVersion, current);
+      if (target.deletedAt !== null) throw invalidTarget('targetVersion is a deleted state; choose a version before the delete', targetVersion, current);
       const restoring = current.deletedAt !== null;
       if (restoring) authorize(context.actor, ctx.policy, scope.workspaceId, 'restore');
       const eventType: AuditEventType = restoring ? 'entity.restored' : 'entity.rollback';

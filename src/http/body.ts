@@ -39,21 +39,22 @@ export function isJsonContentType(value: string | null): boolean {
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 }
 
+/** The 413 for a body past `limit` bytes. */
+function tooLarge(limit: number): CellgateError {
+  return new CellgateError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`, { details: { limit } });
+}
+
 /**
  * Reads the body as text, refusing it with 413 `PAYLOAD_TOO_LARGE` as soon as more than `limit`
  * bytes arrive (or when `Content-Length` already says so).
  */
 export async function readTextBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<string> {
-  const tooLarge = () =>
-    new CellgateError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes.`, {
-      details: { limit },
-    });
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge();
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   const direct = (request as Partial<DirectBodyRequest>)[READ_BODY]?.(limit);
   if (direct) {
     const bytes = await direct;
-    if (bytes === null) throw tooLarge();
+    if (bytes === null) throw tooLarge(limit);
     return utf8.decode(bytes);
   }
   if (request.body === null) return '';
@@ -67,7 +68,7 @@ export async function readTextBody(request: Request, limit = DEFAULT_BODY_LIMIT)
     received += value.byteLength;
     if (received > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }

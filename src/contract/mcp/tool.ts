@@ -76,12 +76,16 @@ export function callTool(
   parent?: OtelContext,
   facts: ToolCallFacts = {},
 ): Promise<CallToolResult> {
-  const body = async () => {
-    const answer = await tool.run(context, args, facts);
-    return toolResult(answer.summary, answer.data, answer.structured ?? (answer.data as Record<string, unknown>));
-  };
+  // Arrows passed straight as arguments: nothing named is made per call (docs/architecture.md, "Performance model").
   const tracing = currentTracing();
-  return guarded(tracing === undefined ? body : () => traceToolCall(tracing, tool.name, parent, body), tool.hint);
+  if (tracing === undefined) return guarded(() => runTool(tool, context, args, facts), tool.hint);
+  return guarded(() => traceToolCall(tracing, tool.name, parent, () => runTool(tool, context, args, facts)), tool.hint);
+}
+
+/** Runs a tool and shapes its answer as a `CallToolResult`. */
+async function runTool(tool: McpTool, context: ContractContext, args: Record<string, unknown>, facts: ToolCallFacts): Promise<CallToolResult> {
+  const answer = await tool.run(context, args, facts);
+  return toolResult(answer.summary, answer.data, answer.structured ?? (answer.data as Record<string, unknown>));
 }
 
 /** Wraps an array answer for `structuredContent`, which must be an object: `{ [member]: items }`. */

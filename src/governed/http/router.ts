@@ -121,6 +121,14 @@ function headersOf(operation: GovernedOperation, request: Request): Record<strin
   return parsed;
 }
 
+/** The workspace and cell named in a resource path, checked as ids (404 for a malformed one). */
+function scopeOfPath(raw: { workspaceId?: string; cellId?: string }): GovernedScope {
+  const scope: GovernedScope = {};
+  if (raw.workspaceId !== undefined) scope.workspaceId = parseId(raw.workspaceId, 'Workspace');
+  if (raw.cellId !== undefined) scope.cellId = parseId(raw.cellId, 'Cell');
+  return scope;
+}
+
 /** Parses the query, headers and path id of a request into an operation's parts. */
 function partsOf(compiled: Compiled, request: Request, id: string): RequestParts {
   const params = searchParamsOf(request.url);
@@ -151,12 +159,6 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     span?: RequestSpan,
   ) => {
     const { ctx } = resource;
-    const scopeOfPath = (): GovernedScope => {
-      const scope: GovernedScope = {};
-      if (raw.workspaceId !== undefined) scope.workspaceId = parseId(raw.workspaceId, 'Workspace');
-      if (raw.cellId !== undefined) scope.cellId = parseId(raw.cellId, 'Cell');
-      return scope;
-    };
     return governed(
       resource.pipeline,
       request,
@@ -178,7 +180,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
         span?.span.setAttribute(CellgateAttributes.version, view.data.version);
         return operation.status === 201 ? recordResponse(view, 201, { location: `${path}/${view.data.id}` }) : recordResponse(view);
       },
-      scopeOfPath,
+      () => scopeOfPath(raw),
     );
   };
 

@@ -151,15 +151,13 @@ class MemorySession implements StorageSession {
   }
 
   async listAudit(query: AuditQuery): Promise<AuditPage> {
-    const baseCount = this.base.audit.length;
-    const at = (position: number): AuditRecord | undefined => (position < baseCount ? this.base.audit[position] : this.staged?.audit[position - baseCount]);
     const start = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor) - 1;
     const limit = Math.max(1, query.limit);
     const records: AuditRecord[] = [];
     let last = -1;
     let more = false;
     for (const position of this.candidates(query, start)) {
-      const record = at(position);
+      const record = this.auditAt(position);
       if (record === undefined || !auditMatches(record, query)) continue;
       if (records.length === limit) {
         more = true;
@@ -169,6 +167,12 @@ class MemorySession implements StorageSession {
       last = position;
     }
     return { records, nextCursor: more ? encodeCursor(last) : null };
+  }
+
+  /** The audit record at a position of the committed list followed by the staged one. */
+  private auditAt(position: number): AuditRecord | undefined {
+    const baseCount = this.base.audit.length;
+    return position < baseCount ? this.base.audit[position] : this.staged?.audit[position - baseCount];
   }
 
   /** Audit positions at or below `start`, newest first: through the per-record index when the query names one. */

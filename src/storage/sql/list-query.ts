@@ -45,14 +45,13 @@ function textMatch(dialect: SqlDialect, column: Sql, kind: ColumnKind, term: unk
 function filterCondition(dialect: SqlDialect, model: EntityStorageModel, filter: ListFilter): Sql {
   const kind = listableKind(model, filter.field);
   const column = sql.ref(filter.field);
-  const value = (input: unknown) => dialect.encode(kind, input);
   switch (filter.operator) {
     case 'equals':
-      return filter.value === null ? sql`${column} IS NULL` : sql`${column} = ${value(filter.value)}`;
+      return filter.value === null ? sql`${column} IS NULL` : sql`${column} = ${dialect.encode(kind, filter.value)}`;
     case 'in': {
       const values = Array.isArray(filter.value) ? filter.value : [filter.value];
       if (values.length === 0) return sql`1 = 0`;
-      return sql`${column} IN (${sql.join(values.map((item) => sql`${value(item)}`))})`;
+      return sql`${column} IN (${sql.join(values.map((item) => sql`${dialect.encode(kind, item)}`))})`;
     }
     case 'contains':
       return textMatch(dialect, column, kind, filter.value, false);
@@ -60,13 +59,13 @@ function filterCondition(dialect: SqlDialect, model: EntityStorageModel, filter:
       return textMatch(dialect, column, kind, filter.value, true);
     case 'before':
     case 'lt':
-      return sql`${column} < ${value(filter.value)}`;
+      return sql`${column} < ${dialect.encode(kind, filter.value)}`;
     case 'after':
     case 'gt':
-      return sql`${column} > ${value(filter.value)}`;
+      return sql`${column} > ${dialect.encode(kind, filter.value)}`;
     case 'between': {
       const [low, high] = Array.isArray(filter.value) ? filter.value : [];
-      return sql`${column} >= ${value(low)} AND ${column} <= ${value(high)}`;
+      return sql`${column} >= ${dialect.encode(kind, low)} AND ${column} <= ${dialect.encode(kind, high)}`;
     }
   }
 }
@@ -111,6 +110,12 @@ async function plannerRows(db: SqlDb, table: string, where: Sql): Promise<number
   return Math.max(0, Math.round(plan[0]?.Plan?.['Plan Rows'] ?? 0));
 }
 
+/** `count(*)` of the rows matching `where`. */
+async function exactCount(db: SqlDb, table: string, where: Sql): Promise<CountedRows> {
+  const { rows } = await sql<{ total: unknown }>`SELECT count(*) AS total FROM ${sql.table(table)} WHERE ${where}`.execute(db);
+  return { total: Number(rows[0]?.total ?? 0), count: 'exact' };
+}
+
 /**
  * Counts the rows matching `where` by `method`. PostgreSQL: `planned` is the planner's estimate,
  * `estimated` counts exactly when the estimate is at most {@link EXACT_COUNT_THRESHOLD}. SQLite has
@@ -118,14 +123,10 @@ async function plannerRows(db: SqlDb, table: string, where: Sql): Promise<number
  * give the table's size (its largest rowid) as the estimate.
  */
 export async function countRows(db: SqlDb, dialect: 'sqlite' | 'postgres', table: string, where: Sql, method: CountMethod): Promise<CountedRows> {
-  const exact = async (): Promise<CountedRows> => {
-    const { rows } = await sql<{ total: unknown }>`SELECT count(*) AS total FROM ${sql.table(table)} WHERE ${where}`.execute(db);
-    return { total: Number(rows[0]?.total ?? 0), count: 'exact' };
-  };
-  if (method === 'exact') return exact();
+  if (method === 'exact') return exactCount(db, table, where);
   if (dialect === 'postgres') {
     const planned = await plannerRows(db, table, where);
-    return method === 'estimated' && planned <= EXACT_COUNT_THRESHOLD ? exact() : { total: planned, count: 'planned' };
+    return method === 'estimated' && planned <= EXACT_COUNT_THRESHOLD ? exactCount(db, table, where) : { total: planned, count: 'planned' };
   }
   const cap = EXACT_COUNT_THRESHOLD + 1;
   const { rows } = await sql<{

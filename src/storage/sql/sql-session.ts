@@ -31,6 +31,11 @@ function insertStatement(table: string, row: EncodedRow): RawBuilder<unknown> {
   return sql`INSERT INTO ${sql.table(table)} (${sql.join(row.columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(row.values)})`;
 }
 
+/** Runs a cached insert statement of `row` into `table`. */
+function insertRow(db: SqlDb | SqlTx, cache: StatementCache, key: string, table: string, row: EncodedRow) {
+  return runCached(db, cache, key, () => insertStatement(table, row), row.values);
+}
+
 /** Which scope values are null: the only thing besides the model that changes a statement's text. */
 function scopeShape(scope: RecordScope): string {
   return `${scope.workspaceId === null ? 'n' : 'v'}${scope.cellId === null ? 'n' : 'v'}`;
@@ -67,12 +72,11 @@ export function decodeAuditCursor(cursor: string): string {
 
 /** Builds the session operations over `db` (a database or a transaction); `cache` is the driver's. */
 export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: StatementCache): StorageSession {
-  const run = <T>(call: () => Promise<T>) => mapErrors(dialect, call);
-  const insert = (key: string, table: string, row: EncodedRow) => runCached(db, cache, key, () => insertStatement(table, row), row.values);
-
+  // Methods, not arrow-valued members: a session is made per transaction, and `keepNames`
+  // transforms (tsx) rename every arrow member on each creation (docs/architecture.md, "Performance model").
   return {
-    get: (model, scope, id) =>
-      run(async () => {
+    get(model, scope, id) {
+      return mapErrors(dialect, async () => {
         const { rows } = await runCached(
           db,
           cache,
@@ -81,10 +85,11 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
           [id, ...scopeValues(scope)],
         );
         return rows[0] ? decodeRecord(dialect, model, rows[0]) : null;
-      }),
+      });
+    },
 
-    list: (model: EntityStorageModel, query: ListQuery) =>
-      run(async (): Promise<ListResult> => {
+    list(model: EntityStorageModel, query: ListQuery) {
+      return mapErrors(dialect, async (): Promise<ListResult> => {
         const where = listCondition(dialect, model, query);
         const page = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${where}
           ORDER BY ${listOrder(model, query)} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(db);
@@ -92,31 +97,40 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         const records = page.rows.map((row) => decodeRecord(dialect, model, row));
         // `count` is reported only to callers that chose a method, so plain results keep their shape.
         return query.count === undefined ? { records, total } : { records, total, count };
-      }),
+      });
+    },
 
-    insert: (model, record) =>
-      run(async () => {
-        await insert(`insert:${model.table}:${model.fields.length}`, model.table, encodeRecord(dialect, model, record));
-      }),
+    insert(model, record) {
+      return mapErrors(dialect, async () => {
+        await insertRow(db, cache, `insert:${model.table}:${model.fields.length}`, model.table, encodeRecord(dialect, model, record));
+      });
+    },
 
-    update: (model, record, expectedVersion) =>
-      run(async () => {
+    update(model, record, expectedVersion) {
+      return mapErrors(dialect, async () => {
         const row = encodeRecord(dialect, model, record);
         const assigned = row.columns.flatMap((column, index) => (column === 'id' ? [] : [[column, row.values[index]] as const]));
-        const build = () => sql`UPDATE ${sql.table(model.table)} SET ${sql.join(assigned.map(([column, value]) => sql`${sql.ref(column)} = ${value}`))}
-          WHERE ${sql.ref('id')} = ${record.id} AND ${sql.ref('version')} = ${expectedVersion} AND ${scopeCondition(record)}`;
         const parameters = [...assigned.map(([, value]) => value), record.id, expectedVersion, ...scopeValues(record)];
-        const result = await runCached(db, cache, `update:${model.table}:${model.fields.length}:${scopeShape(record)}`, build, parameters);
+        const result = await runCached(
+          db,
+          cache,
+          `update:${model.table}:${model.fields.length}:${scopeShape(record)}`,
+          () => sql`UPDATE ${sql.table(model.table)} SET ${sql.join(assigned.map(([column, value]) => sql`${sql.ref(column)} = ${value}`))}
+          WHERE ${sql.ref('id')} = ${record.id} AND ${sql.ref('version')} = ${expectedVersion} AND ${scopeCondition(record)}`,
+          parameters,
+        );
         return affected(result) === 1 ? { ...record, fields: { ...record.fields } } : null;
-      }),
+      });
+    },
 
-    appendAudit: (record: AuditRecord) =>
-      run(async () => {
-        await insert('audit', AUDIT_TABLE, encodeAudit(dialect, record));
-      }),
+    appendAudit(record: AuditRecord) {
+      return mapErrors(dialect, async () => {
+        await insertRow(db, cache, 'audit', AUDIT_TABLE, encodeAudit(dialect, record));
+      });
+    },
 
-    listAudit: (query: AuditQuery) =>
-      run(async (): Promise<AuditPage> => {
+    listAudit(query: AuditQuery) {
+      return mapErrors(dialect, async (): Promise<AuditPage> => {
         const parts: RawBuilder<unknown>[] = [sql`${sql.ref('tenant_id')} = ${query.tenantId}`];
         if (query.workspaceId !== undefined) parts.push(sql`${sql.ref('workspace_id')} = ${query.workspaceId}`);
         if (query.workspaceIds !== undefined)
@@ -134,17 +148,19 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
           records: page.map((row) => decodeAudit(dialect, row)),
           nextCursor: rows.length > limit && last ? encodeAuditCursor(last.seq as string | number) : null,
         };
-      }),
+      });
+    },
 
-    getAudit: (tenantId, auditId) =>
-      run(async () => {
+    getAudit(tenantId, auditId) {
+      return mapErrors(dialect, async () => {
         const { rows } =
           await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.ref('id')} = ${auditId} AND ${sql.ref('tenant_id')} = ${tenantId}`.execute(db);
         return rows[0] ? decodeAudit(dialect, rows[0]) : null;
-      }),
+      });
+    },
 
-    putVersionState: (model, state) =>
-      run(async () => {
+    putVersionState(model, state) {
+      return mapErrors(dialect, async () => {
         const values = [
           model.resourceType,
           state.id,
@@ -155,26 +171,29 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
           dialect.encode('json', state),
           dialect.encode('timestamp', state.updatedAt),
         ];
-        await insert('version', VERSION_TABLE, { columns: VERSION_COLUMN_NAMES, values });
-      }),
+        await insertRow(db, cache, 'version', VERSION_TABLE, { columns: VERSION_COLUMN_NAMES, values });
+      });
+    },
 
-    getVersionState: (model, scope: RecordScope, id, version) =>
-      run(async () => {
+    getVersionState(model, scope: RecordScope, id, version) {
+      return mapErrors(dialect, async () => {
         const { rows } = await sql<Row>`SELECT ${sql.ref('state')} FROM ${sql.table(VERSION_TABLE)}
           WHERE ${sql.ref('resource_type')} = ${model.resourceType} AND ${sql.ref('id')} = ${id} AND ${sql.ref('version')} = ${version}
           AND ${scopeCondition(scope)}`.execute(db);
         return rows[0] ? (dialect.decode('json', rows[0].state) as StoredRecord) : null;
-      }),
+      });
+    },
 
-    getIdempotency: (tenantId, actorId, key) =>
-      run(async () => {
+    getIdempotency(tenantId, actorId, key) {
+      return mapErrors(dialect, async () => {
         const { rows } = await sql<Row>`SELECT * FROM ${sql.table(IDEMPOTENCY_TABLE)}
           WHERE ${sql.ref('tenant_id')} = ${tenantId} AND ${sql.ref('actor_id')} = ${actorId} AND ${sql.ref('key')} = ${key}`.execute(db);
         return rows[0] ? decodeIdempotency(dialect, rows[0]) : null;
-      }),
+      });
+    },
 
-    putIdempotency: (record: IdempotencyRecord) =>
-      run(async () => {
+    putIdempotency(record: IdempotencyRecord) {
+      return mapErrors(dialect, async () => {
         const row = encodeIdempotency(dialect, record);
         // Put-if-absent, except that a record expired by the time of this one is taken over.
         const table = sql.table(IDEMPOTENCY_TABLE);
@@ -185,9 +204,12 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
           ON CONFLICT (${sql.join(IDEMPOTENCY_KEY_COLUMNS.map((column) => sql.id(column)))}) DO UPDATE SET ${sql.join(assignments)}
           WHERE ${table}.${sql.id('expires_at')} IS NOT NULL AND ${table}.${sql.id('expires_at')} <= excluded.${sql.id('created_at')}`.execute(db);
         return affected(result) === 1;
-      }),
+      });
+    },
 
-    appendEvent: (event) => appendEvent(dialect, db, event),
+    appendEvent(event) {
+      return appendEvent(dialect, db, event);
+    },
   };
 }
 

@@ -72,6 +72,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
   const { dialect, db } = options;
   const cache = createStatementCache();
   const direct = retryingWhenBusy(dialect, createSqlSession(dialect, db, cache));
+  const retryBusyReads = busyRetry(dialect);
 
   const gate = options.transactionSlots ? createGate(options.transactionSlots.slots, options.transactionSlots.waitMs) : <T>(run: () => Promise<T>) => run();
 
@@ -110,7 +111,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     events: createSqlEventStore(dialect, db),
-    exportAudit: (query) => exportAudit(dialect, db, query, busyRetry(dialect)),
+    exportAudit: (query) => exportAudit(dialect, db, query, retryBusyReads),
     // Outside a transaction the order lock must still cover the insert: give it one of its own.
     appendEvent: (event) => mapErrors(dialect, () => dialect.transaction(db, (tx) => appendEvent(dialect, tx, event))),
     close: () => db.destroy(),
