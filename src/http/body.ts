@@ -45,15 +45,32 @@ function tooLarge(limit: number): CellgateError {
 }
 
 /**
+ * The 400 for a body that stopped arriving before its end: the client closed or reset the
+ * connection, or broke the chunked encoding. That is the client's doing, not a failure of the
+ * server, so it must not be answered and logged as a 500 (any client could fill the error log by
+ * hanging up mid-body). The client has usually gone and never sees this answer.
+ */
+function unfinishedBody(cause: unknown): CellgateError {
+  if (cause instanceof CellgateError) return cause;
+  return new CellgateError('BAD_REQUEST', 'Request body did not arrive whole: the connection closed before its end.', { cause });
+}
+
+/**
  * Reads the body as text, refusing it with 413 `PAYLOAD_TOO_LARGE` as soon as more than `limit`
- * bytes arrive (or when `Content-Length` already says so).
+ * bytes arrive (or when `Content-Length` already says so), and with 400 `BAD_REQUEST` when the
+ * body stops arriving before its end.
  */
 export async function readTextBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   const direct = (request as Partial<DirectBodyRequest>)[READ_BODY]?.(limit);
   if (direct) {
-    const bytes = await direct;
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await direct;
+    } catch (error) {
+      throw unfinishedBody(error);
+    }
     if (bytes === null) throw tooLarge(limit);
     return utf8.decode(bytes);
   }
@@ -63,7 +80,13 @@ export async function readTextBody(request: Request, limit = DEFAULT_BODY_LIMIT)
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (error) {
+      throw unfinishedBody(error);
+    }
+    const { done, value } = next;
     if (done) break;
     received += value.byteLength;
     if (received > limit) {

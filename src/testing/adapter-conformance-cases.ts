@@ -262,6 +262,13 @@ export function transportCases(current: Current, skips: AdapterConformanceSkips)
       expect((await fetch(`${url}/health`)).status).toBe(200);
     });
 
+    it('makes a body the client stopped sending a 400 BAD_REQUEST, not a failure of the server', async () => {
+      const { url, probe } = current();
+      await abortMidBody(`${url}/__probe/read`);
+      expect(await probe.bodyRead()).toBe('400 BAD_REQUEST');
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+    });
+
     it.skipIf(Boolean(skips.parsedBody))(
       `accepts a body the framework already parsed${skips.parsedBody ? ` (skipped: ${skips.parsedBody})` : ''}`,
       async () => {

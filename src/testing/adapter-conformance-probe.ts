@@ -1,10 +1,12 @@
 /**
  * The probe routes the adapter conformance suite mounts next to the real handlers: each isolates
- * one conversion duty (echo of what arrived, several cookies, a held stream, a request that waits
- * for its client to go away, a handler that fails).
+ * one conversion duty (echo of what arrived, a body read by the core's reader, several cookies, a
+ * held stream, a request that waits for its client to go away, a handler that fails).
  */
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
+import { readTextBody } from '../http/body.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { CellgateError } from '../errors.ts';
 import { jsonResponse } from '../http/responses.ts';
 
 /** The probe handler plus the state the cases observe. */
@@ -14,6 +16,11 @@ export interface Probe {
   aborted(): Promise<void>;
   /** Lets a held `/__probe/stream` produce its remaining chunks. */
   release(): void;
+  /**
+   * Resolves with how the core's body reader ended for the first `/__probe/read` request: `read`,
+   * or the status and code of the error it threw (`400 BAD_REQUEST` for a client that hung up).
+   */
+  bodyRead(): Promise<string>;
   /** Errors passed to the adapter hook under test, if the runner wires it. */
   errors: unknown[];
 }
@@ -24,6 +31,8 @@ export function createProbe(): Probe {
   const aborted = new Promise<void>((resolve) => (onAbort = resolve));
   let onRelease: () => void = () => undefined;
   let released = new Promise<void>((resolve) => (onRelease = resolve));
+  let onBodyRead: (outcome: string) => void = () => undefined;
+  const bodyRead = new Promise<string>((resolve) => (onBodyRead = resolve));
   const encoder = new TextEncoder();
 
   const routes: Record<string, (request: Request, url: URL) => Promise<Response> | Response> = {
@@ -39,6 +48,16 @@ export function createProbe(): Probe {
         peer: clientAddress(request) ?? null,
         body,
       });
+    },
+    async read(request) {
+      try {
+        await readTextBody(request);
+        onBodyRead('read');
+      } catch (error) {
+        onBodyRead(error instanceof CellgateError ? `${error.status} ${error.code}` : `not a CellgateError: ${String(error)}`);
+        throw error;
+      }
+      return jsonResponse({ read: true });
     },
     cookies: () => {
       const headers = new Headers({ 'content-type': 'text/plain' });
@@ -95,6 +114,7 @@ export function createProbe(): Probe {
   return {
     handler,
     aborted: () => aborted,
+    bodyRead: () => bodyRead,
     release: () => {
       onRelease();
       released = Promise.resolve();

@@ -5,8 +5,19 @@
  * closes before the answer is written.
  */
 import { createServer, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientAddress, createFetchHandler, errorResponse, jsonResponse, readJsonBody, readTextBody, type FetchHandler } from 'cellgate';
+import {
+  CellgateError,
+  clientAddress,
+  createContractHandler,
+  createFetchHandler,
+  errorResponse,
+  jsonResponse,
+  readJsonBody,
+  readTextBody,
+  type FetchHandler,
+} from 'cellgate';
 import { toNodeHandler, type NodeAdapterOptions } from 'cellgate/adapters/node';
 import type { AdapterServer } from 'cellgate/testing';
 import { listen } from './support.ts';
@@ -196,5 +207,68 @@ describe('toNodeHandler', () => {
     // And a request that completes normally never reports an abort.
     const fine = await serve(createFetchHandler(async (request) => jsonResponse({ aborted: request.signal.aborted })));
     expect(await (await fetch(`${fine}/x`)).json()).toEqual({ aborted: false });
+  });
+
+  describe('a client that hangs up mid-body', () => {
+    /** Sends `head` and part of a body over a raw socket, then resets the connection. */
+    function hangUp(url: string, head: string, partial: string, how: 'reset' | 'end'): void {
+      const { port } = new URL(url);
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`${head}\r\n\r\n${partial}`, () => setTimeout(() => (how === 'reset' ? socket.resetAndDestroy() : socket.end()), 20));
+    }
+
+    const declared = 'POST /api/validate/manifest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000';
+    const chunked = 'POST /api/validate/manifest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked';
+
+    async function outcomes(count: number, seen: unknown[]): Promise<unknown[]> {
+      for (let waited = 0; seen.length < count; waited += 10) {
+        if (waited > 5_000) throw new Error(`only ${seen.length} of ${count} requests finished`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return seen;
+    }
+
+    it('is a 400 BAD_REQUEST from readTextBody, on the direct read and on the body stream', async () => {
+      const seen: unknown[] = [];
+      const url = await serve(
+        createFetchHandler(async (request) => {
+          // `?stream` touches the body stream first, so the core reads it instead of the socket's chunks.
+          if (new URL(request.url).search === '?stream') void request.body;
+          try {
+            await readTextBody(request);
+            seen.push('read');
+          } catch (error) {
+            seen.push(error instanceof CellgateError ? `${error.status} ${error.code}: ${error.message}` : `not a CellgateError: ${String(error)}`);
+          }
+          return jsonResponse({});
+        }),
+      );
+      hangUp(url, declared, '{"manif', 'reset');
+      hangUp(url, declared, '{"manif', 'end');
+      hangUp(url, declared.replace('manifest', 'manifest?stream'), '{"manif', 'reset');
+      hangUp(url, chunked, '5\r\n{"man\r\nzz\r\n', 'end');
+      const expected = '400 BAD_REQUEST: Request body did not arrive whole: the connection closed before its end.';
+      expect(await outcomes(4, seen)).toEqual([expected, expected, expected, expected]);
+    });
+
+    it('is not reported as an unexpected failure by the contract handler', async () => {
+      const failures: unknown[] = [];
+      const statuses: number[] = [];
+      const contract = createContractHandler({ onError: (error) => failures.push(error) });
+      const url = await serve(
+        createFetchHandler(async (request) => {
+          const response = await contract(request);
+          statuses.push(response.status);
+          return response;
+        }),
+      );
+      for (let i = 0; i < 5; i++) hangUp(url, declared, '{"manifest":{"apiVers', i % 2 === 0 ? 'reset' : 'end');
+      expect(await outcomes(5, statuses)).toEqual([400, 400, 400, 400, 400]);
+      expect(failures).toEqual([]);
+      // The server still answers.
+      const answer = await fetch(`${url}/api/validate/manifest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"manifest":{}}' });
+      expect(answer.status).toBe(200);
+    });
   });
 });
