@@ -7,6 +7,8 @@
  * - {@link ConfigurationError}: thrown at construction time (a bad option, a bad entity document)
  *   with the path of the offending value. It never reaches the wire.
  */
+import { clipErrorText } from './error-text.ts';
+import { MAX_ERROR_TEXT_LENGTH } from './limits.ts';
 
 /**
  * Brands that mark cellgate's errors across copies of the package. An app can load two copies
@@ -99,12 +101,16 @@ export class CellgateError extends Error {
     Object.defineProperty(this.prototype, CELLGATE_ERROR_BRAND, { value: true });
   }
 
+  /**
+   * The message and each `details.fields` path and message are cut to 1,000 characters
+   * (`MAX_ERROR_TEXT_LENGTH`), ending with "…": they often quote the request.
+   */
   constructor(code: ErrorCode, message: string, options: CellgateErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(clipErrorText(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CellgateError';
     this.code = code;
     this.status = errorStatus[code];
-    this.details = options.details;
+    this.details = options.details === undefined ? undefined : withClippedFields(options.details);
     this.headers = options.headers;
   }
 
@@ -112,6 +118,22 @@ export class CellgateError extends Error {
   toBody(): ErrorBody {
     return this.details === undefined ? { error: this.code, message: this.message } : { error: this.code, message: this.message, details: this.details };
   }
+}
+
+/** `details` with its `fields` entries' `path` and `message` clipped (the same object when none is too long). */
+function withClippedFields(details: Record<string, unknown>): Record<string, unknown> {
+  const { fields } = details;
+  if (!Array.isArray(fields)) return details;
+  const tooLong = (value: unknown) => typeof value === 'string' && value.length > MAX_ERROR_TEXT_LENGTH;
+  if (!fields.some((field: Record<string, unknown> | null) => field !== null && typeof field === 'object' && (tooLong(field.path) || tooLong(field.message))))
+    return details;
+  const clip = (value: unknown) => (typeof value === 'string' ? clipErrorText(value) : value);
+  return {
+    ...details,
+    fields: fields.map((field: unknown) =>
+      field !== null && typeof field === 'object' ? { ...field, path: clip((field as FieldIssue).path), message: clip((field as FieldIssue).message) } : field,
+    ),
+  };
 }
 
 /** A `VALIDATION_ERROR` listing each offending input with its path. */

@@ -267,8 +267,18 @@ export const MCP_ENVELOPE_CACHE_ENTRIES = 256;
 export const MCP_ENVELOPE_CACHE_KEY_LENGTH = 2048;
 
 /**
- * Longest JSON-RPC `error.message` the MCP endpoint passes on from an SDK refusal. Some refusals
- * quote the request (a protocol-version claim, twice), so without a bound the answer would grow
- * with what the client sent.
+ * Longest text, in characters, an error carries in any of its strings: the message, and each
+ * `details.fields` path and message of an error envelope or a validation result; the JSON-RPC
+ * error strings of the MCP endpoint. Many of them quote what the client sent (an unknown key,
+ * a value missing from a list, a protocol-version claim), so without a bound an answer would grow
+ * with the request: up to twice a 1 MiB body. Longer text is cut and ends with "…".
  */
-export const MAX_MCP_ERROR_MESSAGE_LENGTH = 1000;
+export const MAX_ERROR_TEXT_LENGTH = 1000;
+
+/**
+ * Longest tool name (`tools/call`, `name`) and resource URI (`resources/read`, `uri`) the MCP
+ * endpoint accepts, in characters. Every name and URI it serves is far shorter; a longer one is
+ * refused with -32602 before the SDK would quote it whole in "not found".
+ */
+export const MAX_MCP_NAME_LENGTH = 256;
+export const MAX_MCP_URI_LENGTH = 2048;

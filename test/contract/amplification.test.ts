@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { envelope, handlerWith, json, post } from './support.ts';
 import { crmManifest } from '../unit/contract/validate-fixtures.ts';
 import { jsonNestingDepth } from '../../src/http/json.ts';
-import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_CONTRACT_LIST_ITEMS, MAX_EXPLAINED_ERRORS, MAX_GUIDANCE_ENTITIES, MAX_REPORTED_ISSUES } from '../../src/limits.ts';
+import {
+  MAX_CONTRACT_DOCUMENT_VALUES,
+  MAX_CONTRACT_LIST_ITEMS,
+  MAX_ERROR_TEXT_LENGTH,
+  MAX_EXPLAINED_ERRORS,
+  MAX_GUIDANCE_ENTITIES,
+  MAX_REPORTED_ISSUES,
+} from '../../src/limits.ts';
 
 const handler = handlerWith();
 
@@ -115,7 +122,11 @@ describe('guidance requests: capped arrays and text, 400 in the envelope', () =>
     expect(error.details?.fields).toHaveLength(MAX_REPORTED_ISSUES);
     expect(error.details?.fields[0].path).toBe('entities.0');
     expect(error.details?.fieldsOmitted).toBe(50);
-    expect(error.message).toMatch(/; and 50 more\)\.$/);
+    // The message names the issues that fit in an error's text and counts every other one.
+    const shown = error.message.split('; ').length - 1;
+    expect(shown).toBeGreaterThan(1);
+    expect(error.message).toMatch(new RegExp(`; and ${150 - shown} more\\)\\.$`));
+    expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_TEXT_LENGTH);
   });
 
   it('suggest-pages with the most entities allowed answers a bounded page set', async () => {

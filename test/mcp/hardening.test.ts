@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_HEADERS, rest, rpc, startHost, type TestHost } from './support.ts';
 import { crmManifest } from '../unit/contract/validate-fixtures.ts';
-import { MAX_MCP_ERROR_MESSAGE_LENGTH } from '../../src/limits.ts';
+import { MAX_ERROR_TEXT_LENGTH } from '../../src/limits.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const MODERN = '2026-07-28';
@@ -148,8 +148,8 @@ describe('over HTTP', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/json/);
     // The message and the mismatch detail in `data` each quote the claim; each is cut to the bound.
-    expect(text.length).toBeLessThan(3 * MAX_MCP_ERROR_MESSAGE_LENGTH);
-    expect(text).not.toContain('y'.repeat(MAX_MCP_ERROR_MESSAGE_LENGTH + 1));
+    expect(text.length).toBeLessThan(3 * MAX_ERROR_TEXT_LENGTH);
+    expect(text).not.toContain('y'.repeat(MAX_ERROR_TEXT_LENGTH + 1));
     const body = JSON.parse(text);
     expect(body.error.code).toBe(-32020);
     expect(body.error.message).toMatch(/^Bad Request: the request headers and body disagree/);

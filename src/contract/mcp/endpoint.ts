@@ -18,9 +18,10 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ContractContext } from '../context.ts';
 import { CellgateError } from '../../errors.ts';
+import { clipErrorText } from '../../error-text.ts';
 import { isJsonContentType, readTextBody } from '../../http/body.ts';
 import { jsonNestingDepth } from '../../http/json.ts';
-import { MAX_MCP_ERROR_MESSAGE_LENGTH } from '../../limits.ts';
+import { MAX_ERROR_TEXT_LENGTH } from '../../limits.ts';
 import { lightResponse } from '../../http/light-response.ts';
 import { MAX_MESSAGE_DEPTH, refuseInvalid } from './request-guard.ts';
 import { refusedOrigin, type OriginGuardOptions } from './origin-guard.ts';
@@ -164,13 +165,13 @@ export function createMcpEndpoint(
 
 /**
  * An SDK refusal (a non-2xx JSON answer) with every string in its `error` (the message, and
- * `data`, which may quote the request too) cut to {@link MAX_MCP_ERROR_MESSAGE_LENGTH}; any other
+ * `data`, which may quote the request too) cut to {@link MAX_ERROR_TEXT_LENGTH}; any other
  * answer as it is. Only refusals are read, so results pass through untouched.
  */
 async function boundedRefusal(response: Response): Promise<Response> {
   if (response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return response;
   let text = await response.text();
-  if (text.length > MAX_MCP_ERROR_MESSAGE_LENGTH) {
+  if (text.length > MAX_ERROR_TEXT_LENGTH) {
     try {
       const body = JSON.parse(text) as { error?: unknown };
       if (body.error !== undefined) body.error = cutStrings(body.error, 0);
@@ -186,7 +187,7 @@ async function boundedRefusal(response: Response): Promise<Response> {
 
 /** `value` with each string longer than the bound cut (an ellipsis marks the cut); the SDK's error objects are a few levels deep. */
 function cutStrings(value: unknown, level: number): unknown {
-  if (typeof value === 'string') return value.length > MAX_MCP_ERROR_MESSAGE_LENGTH ? `${value.slice(0, MAX_MCP_ERROR_MESSAGE_LENGTH)}…` : value;
+  if (typeof value === 'string') return clipErrorText(value);
   if (typeof value !== 'object' || value === null || level >= 8) return value;
   if (Array.isArray(value)) return value.map((item) => cutStrings(item, level + 1));
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutStrings(item, level + 1)]));

@@ -6,11 +6,13 @@
  * - `tools/call` with `arguments` that is not an object, and `initialize` / `resources/read` /
  *   `tools/call` whose params have the wrong types: the SDK's request schemas reject those as
  *   -32603 (internal error) with raw zod text, for what is the caller's mistake.
+ * - a tool name or resource URI longer than any the server has: the SDK's "not found" would quote
+ *   it whole.
  * Each gets -32602 (invalid params) with a one-line message instead.
  */
 import { specTypeSchemas, type JSONRPCErrorResponse, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { valueNestingDepth } from '../../http/json.ts';
-import { MAX_JSON_DEPTH } from '../../limits.ts';
+import { MAX_JSON_DEPTH, MAX_MCP_NAME_LENGTH, MAX_MCP_URI_LENGTH } from '../../limits.ts';
 
 /** JSON-RPC "invalid params". */
 const INVALID_PARAMS = -32602;
@@ -72,13 +74,18 @@ export function refusal(message: unknown, checkDepth = true): JsonRpcError | und
     if (typeof params !== 'object' || params === null || Array.isArray(params)) return invalidParams(id, 'tools/call params must be an object.');
     const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
     if (typeof name !== 'string') return invalidParams(id, `tools/call "name" must be a string, received ${describe(name)}.`);
+    if (name.length > MAX_MCP_NAME_LENGTH) return invalidParams(id, `tools/call "name" must be at most ${MAX_MCP_NAME_LENGTH} characters.`);
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       return invalidParams(id, `tools/call "arguments" must be an object, received ${describe(args)}.`);
     }
     return undefined;
   }
   const problem = paramsProblem(method, params);
-  return problem === undefined ? undefined : invalidParams(id, problem);
+  if (problem !== undefined) return invalidParams(id, problem);
+  if (method === 'resources/read' && (params as { uri: string }).uri.length > MAX_MCP_URI_LENGTH) {
+    return invalidParams(id, `resources/read "uri" must be at most ${MAX_MCP_URI_LENGTH} characters.`);
+  }
+  return undefined;
 }
 
 /**

@@ -5,7 +5,8 @@
  * the answer stay small whatever a client sends, and nothing overflows the stack.
  */
 import { CellgateError, type FieldIssue } from '../../errors.ts';
-import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../limits.ts';
+import { clipErrorText } from '../../error-text.ts';
+import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_ERROR_TEXT_LENGTH, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../limits.ts';
 import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
 
 const tooDeep: ValidationIssue = { field: 'root', message: `Document is nested deeper than ${MAX_JSON_DEPTH} levels` };
@@ -77,7 +78,14 @@ export function capReported<T>(items: readonly T[]): { kept: T[]; omitted: numbe
  */
 export function validationResult(errors: readonly ValidationIssue[]): ValidationResult {
   const { kept, omitted } = capReported(errors);
-  return omitted === 0 ? { valid: kept.length === 0, errors: kept } : { valid: false, errors: kept, errorsOmitted: omitted };
+  const clipped = kept.map(clipIssue);
+  return omitted === 0 ? { valid: clipped.length === 0, errors: clipped } : { valid: false, errors: clipped, errorsOmitted: omitted };
+}
+
+/** An issue whose path and message are at most {@link MAX_ERROR_TEXT_LENGTH} characters (they quote keys and values of the document). */
+function clipIssue(issue: ValidationIssue): ValidationIssue {
+  if (issue.field.length <= MAX_ERROR_TEXT_LENGTH && issue.message.length <= MAX_ERROR_TEXT_LENGTH) return issue;
+  return { field: clipErrorText(issue.field), message: clipErrorText(issue.message) };
 }
 
 /**
@@ -87,8 +95,18 @@ export function validationResult(errors: readonly ValidationIssue[]): Validation
  */
 export function requestValidationError(what: string, fields: readonly FieldIssue[]): CellgateError {
   const { kept, omitted } = capReported(fields);
-  const summary = kept.map((f) => `${f.path}: ${f.message}`).join('; ');
-  const more = omitted > 0 ? `; and ${omitted} more` : '';
+  // The message names the issues that fit in an error's text, then counts the others.
+  const room = MAX_ERROR_TEXT_LENGTH - what.length - 40;
+  let summary = '';
+  let shown = 0;
+  for (const f of kept) {
+    const part = `${shown === 0 ? '' : '; '}${f.path}: ${f.message}`;
+    if (shown > 0 && summary.length + part.length > room) break;
+    summary += part;
+    shown += 1;
+  }
+  const rest = fields.length - shown;
+  const more = rest > 0 ? `; and ${rest} more` : '';
   return new CellgateError('VALIDATION_ERROR', `${what} is invalid (${summary}${more}).`, {
     details: omitted > 0 ? { fields: kept, fieldsOmitted: omitted } : { fields: kept },
   });
