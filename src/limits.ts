@@ -281,4 +281,11 @@ export const MAX_ERROR_TEXT_LENGTH = 1000;
  * refused with -32602 before the SDK would quote it whole in "not found".
  */
 export const MAX_MCP_NAME_LENGTH = 256;
+
+/**
+ * Largest message `cellgate mcp` reads from stdin (one line), in bytes: four times the HTTP body
+ * limit. A longer line is answered with -32600 and skipped; the SDK alone would close the
+ * connection past 10 MB.
+ */
+export const MAX_STDIO_MESSAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_MCP_URI_LENGTH = 2048;

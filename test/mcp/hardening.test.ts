@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_HEADERS, rest, rpc, startHost, type TestHost } from './support.ts';
 import { crmManifest } from '../unit/contract/validate-fixtures.ts';
-import { MAX_ERROR_TEXT_LENGTH } from '../../src/limits.ts';
+import { MAX_ERROR_TEXT_LENGTH, MAX_STDIO_MESSAGE_BYTES } from '../../src/limits.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const MODERN = '2026-07-28';
@@ -176,6 +176,8 @@ describe('over HTTP', () => {
 describe('over stdio', () => {
   let child: ChildProcessWithoutNullStreams;
   const waiting = new Map<number, (message: any) => void>();
+  /** Answers with `id: null`, for lines whose id could not be read. */
+  const unaddressed: unknown[] = [];
 
   function request(message: { id: number } | string): Promise<any> {
     const text = typeof message === 'string' ? message : JSON.stringify(message);
@@ -189,8 +191,9 @@ describe('over stdio', () => {
   beforeAll(async () => {
     child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/cli/index.ts'), 'mcp'], { cwd: root });
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const message = JSON.parse(line) as { id?: number };
+      const message = JSON.parse(line) as { id?: number | null };
       if (typeof message.id === 'number') waiting.get(message.id)?.(message);
+      if (message.id === null) unaddressed.push(message);
     });
     const opened = await request({
       jsonrpc: '2.0',
@@ -209,6 +212,21 @@ describe('over stdio', () => {
   it('refuses 5,000-deep normalize_manifest options with -32602 and keeps serving', async () => {
     expectInvalidParams(await request(deepNormalize(1)), 1, /nested deeper than 64 levels/);
     expect((await request({ jsonrpc: '2.0', id: 2, method: 'ping' } as never)).result).toEqual({});
+  });
+
+  it('answers a line that is not JSON or not a JSON-RPC message, and an oversized line, then reads on', async () => {
+    unaddressed.length = 0;
+    const invalid = request('{"jsonrpc":"2.0","id":41,"method":"ping","params":[]}');
+    child.stdin.write('{not json\n\n[]\n');
+    child.stdin.write(`"${'x'.repeat(MAX_STDIO_MESSAGE_BYTES)}"\n`);
+    expect(await invalid).toEqual({ jsonrpc: '2.0', id: 41, error: { code: -32600, message: 'Invalid Request: the line is not a valid JSON-RPC message' } });
+    // The next message is served: the oversized line did not close the connection.
+    expect((await request({ jsonrpc: '2.0', id: 42, method: 'ping' } as never)).result).toEqual({});
+    expect(unaddressed).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the line is not a valid JSON-RPC message' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message may take at most ${MAX_STDIO_MESSAGE_BYTES} bytes` } },
+    ]);
   });
 
   it.each(BAD_PARAMS)('%s %j gets -32602 with a clean message', async (method, params, mention) => {

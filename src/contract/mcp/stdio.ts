@@ -6,11 +6,12 @@
  * runtime-neutral root entry.
  */
 import process from 'node:process';
-import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
+import { parseJSONRPCMessage, type JSONRPCMessage, type MessageExtraInfo, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { MAX_STDIO_MESSAGE_BYTES } from '../../limits.ts';
 import type { ContractContext } from '../context.ts';
-import { refusal } from './request-guard.ts';
+import { refusal, type JsonRpcError } from './request-guard.ts';
 import { createMcpServer } from './server.ts';
 
 /** Streams used by {@link serveStdio}; the process's own by default (tests may pass others). */
@@ -54,6 +55,83 @@ class GuardedTransport implements Transport {
   }
 }
 
+const NEWLINE = 0x0a;
+
+/** A JSON-RPC error answer with `id` (`null` when the message has none that can be read). */
+function lineError(id: unknown, code: number, message: string): JsonRpcError {
+  return { jsonrpc: '2.0', id: (typeof id === 'string' || typeof id === 'number' ? id : null) as string, error: { code, message } };
+}
+
+/** The answer to a stdin line that is not a JSON-RPC message; `undefined` for a message (and for a blank line, which is skipped). */
+function lineRefusal(line: string): JsonRpcError | 'skip' | undefined {
+  if (line.trim() === '') return 'skip';
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return lineError(null, -32700, 'Parse error: Invalid JSON');
+  }
+  try {
+    parseJSONRPCMessage(value);
+    return undefined;
+  } catch {
+    const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { id?: unknown }).id : null;
+    return lineError(id, -32600, 'Invalid Request: the line is not a valid JSON-RPC message');
+  }
+}
+
+/**
+ * The stdin lines the SDK may have: it skips a line that is not JSON and only reports one that
+ * is not a JSON-RPC message, so a client waiting for an answer to either would wait forever. This
+ * answers them as the HTTP endpoint does (-32700, or -32600 with the message's id when it has
+ * one) and refuses a line over {@link MAX_STDIO_MESSAGE_BYTES} (the SDK would close the whole
+ * connection past 10 MB), reading on from the next line.
+ */
+class LineFilter extends Transform {
+  #parts: Buffer[] = [];
+  #size = 0;
+  /** True while the rest of an oversized line is being skipped. */
+  #skipping = false;
+
+  constructor(private readonly answer: (message: JsonRpcError) => void) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      this.#take(chunk.subarray(start, end));
+      this.#endLine();
+      start = end + 1;
+    }
+    this.#take(chunk.subarray(start));
+    done();
+  }
+
+  #take(part: Buffer): void {
+    if (this.#skipping || part.length === 0) return;
+    this.#size += part.length;
+    if (this.#size <= MAX_STDIO_MESSAGE_BYTES) return void this.#parts.push(part);
+    this.#parts = [];
+    this.#size = 0;
+    this.#skipping = true;
+    this.answer(lineError(null, -32600, `Invalid Request: a message may take at most ${MAX_STDIO_MESSAGE_BYTES} bytes`));
+  }
+
+  #endLine(): void {
+    if (this.#skipping) {
+      this.#skipping = false;
+      return;
+    }
+    const line = Buffer.concat(this.#parts, this.#size).toString('utf8').replace(/\r$/, '');
+    this.#parts = [];
+    this.#size = 0;
+    const refused = lineRefusal(line);
+    if (refused === undefined) this.push(`${line}\n`);
+    else if (refused !== 'skip') this.answer(refused);
+  }
+}
+
 /**
  * Serves MCP on stdio until stdin ends (the client went away), then closes the server.
  * Nothing but JSON-RPC may be written to stdout meanwhile; log to stderr.
@@ -68,7 +146,8 @@ export async function serveStdio(context: ContractContext, streams: StdioStreams
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const transport = new GuardedTransport(new StdioServerTransport(stdin as Readable, stdout as Writable));
+  const lines = (stdin as Readable).pipe(new LineFilter((message) => stdout.write(`${JSON.stringify(message)}\n`)));
+  const transport = new GuardedTransport(new StdioServerTransport(lines, stdout as Writable));
   const handle = serveSdkStdio(() => createMcpServer(context), { transport });
   await ended;
   await handle.close();
