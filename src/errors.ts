@@ -123,16 +123,25 @@ export class CellgateError extends Error {
 /** `details` with its `fields` entries' `path` and `message` clipped (the same object when none is too long). */
 function withClippedFields(details: Record<string, unknown>): Record<string, unknown> {
   const { fields } = details;
-  if (!Array.isArray(fields)) return details;
-  const tooLong = (value: unknown) => typeof value === 'string' && value.length > MAX_ERROR_TEXT_LENGTH;
-  if (!fields.some((field: Record<string, unknown> | null) => field !== null && typeof field === 'object' && (tooLong(field.path) || tooLong(field.message))))
-    return details;
-  const clip = (value: unknown) => (typeof value === 'string' ? clipErrorText(value) : value);
+  if (!Array.isArray(fields) || !fields.some(hasLongText)) return details;
+  return { ...details, fields: fields.map(clipField) };
+}
+
+function isLongText(value: unknown): boolean {
+  return typeof value === 'string' && value.length > MAX_ERROR_TEXT_LENGTH;
+}
+
+function hasLongText(field: unknown): boolean {
+  return typeof field === 'object' && field !== null && (isLongText((field as FieldIssue).path) || isLongText((field as FieldIssue).message));
+}
+
+function clipField(field: unknown): unknown {
+  if (!hasLongText(field)) return field;
+  const { path, message } = field as FieldIssue;
   return {
-    ...details,
-    fields: fields.map((field: unknown) =>
-      field !== null && typeof field === 'object' ? { ...field, path: clip((field as FieldIssue).path), message: clip((field as FieldIssue).message) } : field,
-    ),
+    ...(field as FieldIssue),
+    path: typeof path === 'string' ? clipErrorText(path) : path,
+    message: typeof message === 'string' ? clipErrorText(message) : message,
   };
 }
 

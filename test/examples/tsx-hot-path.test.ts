@@ -139,6 +139,8 @@ function requestKinds(url: string, token: string, record: { url: string; version
     'POST with an Idempotency-Key': () =>
       send(paths.customers(), { method: 'POST', headers: { ...auth, ...json, 'idempotency-key': `key-${keys++}` }, body: JSON.stringify(customer()) }),
     'GET with a bad token': () => send(record.url, { headers: { authorization: 'Bearer x.y.z' } }),
+    'POST an invalid record': () =>
+      send(paths.customers(), { method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify({ ...customer(), extra: 1, status: 9 }) }),
   };
 }
 
@@ -173,6 +175,7 @@ describe('npm start (tsx): a warm request renames no function', () => {
           'POST a record': [201, 201, 201],
           'POST with an Idempotency-Key': [201, 201, 201],
           'GET with a bad token': [401, 401, 401],
+          'POST an invalid record': [400, 400, 400],
         });
         expect(renames).toEqual({});
       } finally {
