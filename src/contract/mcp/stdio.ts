@@ -7,7 +7,7 @@
  */
 import process from 'node:process';
 import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
-import { parseJSONRPCMessage, type JSONRPCMessage, type MessageExtraInfo, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { MAX_STDIO_MESSAGE_BYTES } from '../../limits.ts';
 import type { ContractContext } from '../context.ts';
@@ -22,39 +22,6 @@ export interface StdioStreams {
   stdout?: NodeJS.WritableStream;
 }
 
-/**
- * A transport that answers the messages {@link refusal} refuses (too deep, bad params) itself and
- * hands every other one on: the SDK parses stdin lines on its own, so this is the first point
- * where a parsed message can be checked before dispatch.
- */
-class GuardedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-
-  constructor(private readonly inner: Transport) {
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onmessage = (message, extra) => {
-      const refused = refusal(message);
-      if (refused) void inner.send(refused).catch(() => undefined);
-      else this.onmessage?.(message, extra);
-    };
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
-
 const NEWLINE = 0x0a;
 
 /** A JSON-RPC error answer with `id` (`null` when the message has none that can be read). */
@@ -62,7 +29,11 @@ function lineError(id: unknown, code: number, message: string): JsonRpcError {
   return { jsonrpc: '2.0', id: (typeof id === 'string' || typeof id === 'number' ? id : null) as string, error: { code, message } };
 }
 
-/** The answer to a stdin line that is not a JSON-RPC message; `undefined` for a message (and for a blank line, which is skipped). */
+/**
+ * The answer to a stdin line the SDK may not have: not JSON, not a JSON-RPC message, or a message
+ * {@link refusal} refuses (too deep, bad params); `undefined` for a message to hand on, `skip`
+ * for a blank line.
+ */
 function lineRefusal(line: string): JsonRpcError | 'skip' | undefined {
   if (line.trim() === '') return 'skip';
   let value: unknown;
@@ -73,19 +44,21 @@ function lineRefusal(line: string): JsonRpcError | 'skip' | undefined {
   }
   try {
     parseJSONRPCMessage(value);
-    return undefined;
   } catch {
     const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { id?: unknown }).id : null;
     return lineError(id, -32600, 'Invalid Request: the line is not a valid JSON-RPC message');
   }
+  return refusal(value);
 }
 
 /**
- * The stdin lines the SDK may have: it skips a line that is not JSON and only reports one that
- * is not a JSON-RPC message, so a client waiting for an answer to either would wait forever. This
- * answers them as the HTTP endpoint does (-32700, or -32600 with the message's id when it has
- * one) and refuses a line over {@link MAX_STDIO_MESSAGE_BYTES} (the SDK would close the whole
- * connection past 10 MB), reading on from the next line.
+ * Judges each stdin line before the SDK's transport reads it, the one point where stdio input is
+ * checked. The SDK skips a line that is not JSON and only reports one that is not a JSON-RPC
+ * message, so a client waiting for an answer to either would wait forever: this answers them as
+ * the HTTP endpoint does (-32700, or -32600 with the message's id when it has one), answers the
+ * messages {@link refusal} refuses (-32602), and refuses a line over
+ * {@link MAX_STDIO_MESSAGE_BYTES} (the SDK would close the whole connection past 10 MB), reading
+ * on from the next line.
  */
 class LineFilter extends Transform {
   #parts: Buffer[] = [];
@@ -147,7 +120,7 @@ export async function serveStdio(context: ContractContext, streams: StdioStreams
     stdin.once('close', resolve);
   });
   const lines = (stdin as Readable).pipe(new LineFilter((message) => stdout.write(`${JSON.stringify(message)}\n`)));
-  const transport = new GuardedTransport(new StdioServerTransport(lines, stdout as Writable));
+  const transport = new StdioServerTransport(lines, stdout as Writable);
   const handle = serveSdkStdio(() => createMcpServer(context), { transport });
   await ended;
   await handle.close();

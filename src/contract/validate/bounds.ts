@@ -95,7 +95,8 @@ function clipIssue(issue: ValidationIssue): ValidationIssue {
  */
 export function requestValidationError(what: string, fields: readonly FieldIssue[]): CellgateError {
   const { kept, omitted } = capReported(fields);
-  // The message names the issues that fit in an error's text, then counts the others.
+  // The message names the issues that fit in an error's text, then counts the others; the room
+  // leaves space for " is invalid (", "; and N more" and ")." around the summary.
   const room = MAX_ERROR_TEXT_LENGTH - what.length - 40;
   let summary = '';
   let shown = 0;
