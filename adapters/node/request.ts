@@ -85,7 +85,27 @@ function fullUrl(req: IncomingMessage, options: ToRequestOptions): string {
     if (fh) host = fh;
   }
   if (!host || !HOST.test(host)) host = 'localhost';
-  return `${scheme}://${host}${target}`;
+  const url = `${scheme}://${host}${target}`;
+  // A target the WHATWG parser would rewrite (dot segments, characters it percent-encodes, an
+  // upper-case host) goes through it, so a request answers the same here as through `new Request`.
+  return isCanonical(target) && !/[A-Z]/.test(host) ? url : new URL(url).href;
+}
+
+/**
+ * Whether the WHATWG URL parser leaves this origin-form target as it is: only characters it never
+ * encodes, and no `.`/`..` segment (nor its `%2e` spelling) that it would resolve. One pass over
+ * the characters; a false answer only costs the full parse.
+ */
+function isCanonical(target: string): boolean {
+  for (let i = 0; i < target.length; i++) {
+    const code = target.charCodeAt(i);
+    // Allowed: ! $ % & ( ) * + , - . / 0-9 : ; = ? @ A-Z _ a-z ~ (not space " # ' < > \ ^ ` { | } or non-ASCII).
+    if (code < 0x21 || code > 0x7e || code === 0x22 || code === 0x23 || code === 0x27 || code === 0x3c || code === 0x3e) return false;
+    if (code === 0x5c || code === 0x5e || code === 0x60 || code === 0x7b || code === 0x7c || code === 0x7d) return false;
+    if (code === 0x2e && target.charCodeAt(i - 1) === 0x2f) return false;
+    if (code === 0x25 && target.charCodeAt(i + 1) === 0x32 && (target.charCodeAt(i + 2) | 0x20) === 0x65) return false;
+  }
+  return true;
 }
 
 function serialise(body: unknown): Uint8Array {

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from 'vitest';
 import type { FetchHandler } from '../http/handler.ts';
 import type { AdapterConformanceSkips, ConformanceContext } from './adapter-conformance.ts';
-import { abortMidBody, sendEndlessBody } from './adapter-conformance-http.ts';
+import { abortMidBody, rawGet, sendEndlessBody } from './adapter-conformance-http.ts';
 
 type Current = () => ConformanceContext;
 
@@ -219,6 +219,17 @@ export function transportCases(current: Current, skips: AdapterConformanceSkips)
         multi: 'one, two',
         body: '{"text":"grüße 🚀"}',
       });
+    });
+
+    it('hands the core the URL a Request would have: dot segments resolved, characters encoded', async () => {
+      // The same target through `new Request` (what the bare handler and every Fetch runtime see).
+      for (const target of ['/__probe/x/../echo?q=it%27s', "/__probe/./echo?q=it's", '/__probe/x/%2e%2E/echo?a=<b>']) {
+        const expected = new URL(`http://127.0.0.1${target}`);
+        const answer = await rawGet(current().url, target);
+        expect(answer.status, target).toBe(200);
+        const seen = JSON.parse(answer.body) as { target: string };
+        expect(seen.target, target).toBe(expected.pathname + expected.search);
+      }
     });
 
     it.skipIf(Boolean(skips.clientAddress))(

@@ -50,3 +50,21 @@ export function abortMidBody(url: string): Promise<void> {
     req.on('close', () => resolve());
   });
 }
+
+/**
+ * Sends a GET with `path` as the request target exactly as written (`fetch` would resolve dot
+ * segments and encode characters before sending), and reads the whole answer.
+ */
+export function rawGet(url: string, path: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const req = httpRequest({ hostname, port, path, method: 'GET' });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -41,6 +41,8 @@ export function createProbe(): Probe {
       return jsonResponse({
         method: request.method,
         path: url.pathname,
+        // The target as the core reads it (routers slice `request.url`; they do not parse it again).
+        target: request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2)),
         query: [...url.searchParams],
         contentType: request.headers.get('content-type'),
         contentLength: request.headers.get('content-length'),
