@@ -1,7 +1,8 @@
 /**
  * What every governed route does around its operation: correlation id (echoed on every answer,
  * errors and 401s included), authentication, rate limiting, the request hook, request metadata
- * for the audit trail, deprecation headers, and the one error choke point.
+ * for the audit trail, deprecation headers, `Cache-Control: no-store` on every answer that depends
+ * on the token, and the one error choke point.
  */
 import { errorResponse } from '../../http/responses.ts';
 import type { Logger } from '../../logging.ts';
@@ -36,8 +37,16 @@ export interface Pipeline extends ClientIpOptions {
   logger?: Logger | undefined;
 }
 
-async function finish(pipeline: Pipeline, request: Request, response: Response, correlationId: string): Promise<Response> {
+/**
+ * What a shared cache may do with an answer that depends on the token (records, lists, history,
+ * the feed, and their errors): keep nothing. Without it a proxy or browser cache may store a
+ * record (personal data, with an `ETag`) and serve it to someone else (docs/security.md).
+ */
+const PRIVATE_CACHE_CONTROL = 'no-store';
+
+async function finish(pipeline: Pipeline, request: Request, response: Response, correlationId: string, tokenBound: boolean): Promise<Response> {
   response.headers.set(CORRELATION_HEADER, correlationId);
+  if (tokenBound) response.headers.set('cache-control', PRIVATE_CACHE_CONTROL);
   for (const [name, value] of Object.entries(pipeline.headers)) response.headers.set(name, value);
   if (!pipeline.hooks?.onResponse) return response;
   try {
@@ -45,12 +54,22 @@ async function finish(pipeline: Pipeline, request: Request, response: Response, 
   } catch (error) {
     const failed = errorResponse(error, { correlationId, onError: pipeline.onError, logger: pipeline.logger, request });
     failed.headers.set(CORRELATION_HEADER, correlationId);
+    if (tokenBound) failed.headers.set('cache-control', PRIVATE_CACHE_CONTROL);
     return failed;
   }
 }
 
-/** Answers without authentication (405s): correlation, headers and errors only. */
-export async function answer(pipeline: Pipeline, request: Request, fn: (correlationId: string) => Response | Promise<Response>): Promise<Response> {
+/**
+ * Answers with correlation, headers and the error choke point. `tokenBound`: the answer depends on
+ * the caller's token, so it gets `Cache-Control: no-store` (every {@link governed} answer); the
+ * unauthenticated ones (405s, the public OpenAPI document) stay cacheable as HTTP allows.
+ */
+export async function answer(
+  pipeline: Pipeline,
+  request: Request,
+  fn: (correlationId: string) => Response | Promise<Response>,
+  tokenBound = false,
+): Promise<Response> {
   const correlationId = correlationIdOf(request);
   let response: Response;
   try {
@@ -59,7 +78,7 @@ export async function answer(pipeline: Pipeline, request: Request, fn: (correlat
     noteFailure(request, error);
     response = errorResponse(error, { correlationId, onError: pipeline.onError, logger: pipeline.logger, request });
   }
-  return finish(pipeline, request, response, correlationId);
+  return finish(pipeline, request, response, correlationId, tokenBound);
 }
 
 /**
@@ -72,20 +91,25 @@ export function governed(
   operation: (context: GovernedContext) => Promise<Response>,
   scope?: () => GovernedScope,
 ): Promise<Response> {
-  return answer(pipeline, request, async (correlationId) => {
-    const actor = await pipeline.authenticate(request);
-    await pipeline.limiter?.(actor, request);
-    const context: GovernedContext = {
-      actor,
-      meta: {
-        requestId: correlationId,
-        traceId: traceIdOf(request),
-        ip: clientIpOf(request, pipeline),
-        userAgent: userAgentOf(request),
-      },
-      ...(scope === undefined ? {} : { scope: scope() }),
-    };
-    await pipeline.hooks?.onRequest?.(request, context);
-    return operation(context);
-  });
+  return answer(
+    pipeline,
+    request,
+    async (correlationId) => {
+      const actor = await pipeline.authenticate(request);
+      await pipeline.limiter?.(actor, request);
+      const context: GovernedContext = {
+        actor,
+        meta: {
+          requestId: correlationId,
+          traceId: traceIdOf(request),
+          ip: clientIpOf(request, pipeline),
+          userAgent: userAgentOf(request),
+        },
+        ...(scope === undefined ? {} : { scope: scope() }),
+      };
+      await pipeline.hooks?.onRequest?.(request, context);
+      return operation(context);
+    },
+    true,
+  );
 }
