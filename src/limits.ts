@@ -190,9 +190,10 @@ export const MAX_REASON_LENGTH = 1000;
 export const MAX_FILTER_VALUES = 100;
 
 /**
- * With `Prefer: count=estimated`, a list total up to this many rows is counted exactly; above it
- * the database's estimate is given (PostgreSQL's planner; on SQLite a count capped here, then the
- * table's size). Keeps page 1 of a huge collection from costing a full count.
+ * With `Prefer: count=estimated` or `count=planned`, a list total up to this many rows is counted
+ * exactly; above it the answer is the lower bound `EXACT_COUNT_THRESHOLD + 1` (`meta.count:
+ * planned`), counted in the caller's own scope. Keeps page 1 of a huge collection from costing a
+ * full count, and never reports a database-wide estimate, which would count other tenants' rows.
  */
 export const EXACT_COUNT_THRESHOLD = 1_000;
 

@@ -75,7 +75,7 @@ export interface ListMeta {
   total: number;
   page: number;
   pageSize: number;
-  /** Present when a count method was asked for: whether `total` was counted or estimated. */
+  /** Present when a count method was asked for: `exact` (counted) or `planned` (counting stopped at 1,001 matches: `total` is at least that). */
   count?: 'exact' | 'planned';
 }
 
@@ -110,9 +110,9 @@ export interface ListParams {
   /** Needs admin access and `<namespace>.<resource>.read`. @default false */
   includeDeleted?: boolean;
   /**
-   * How to count `meta.total` (over HTTP: `Prefer: count=…`): `exact`, `planned` (the database's
-   * estimate) or `estimated` (exact up to a threshold, planned above). When given, `meta.count`
-   * says which was used. @default exact
+   * How to count `meta.total` (over HTTP: `Prefer: count=…`): `exact`, or `planned` / `estimated`
+   * (counted up to a threshold, a lower bound above it; docs/governed.md#counting-list-totals).
+   * When given, `meta.count` says which was used. @default exact
    */
   count?: CountMethod;
 }

@@ -90,9 +90,11 @@ export interface ListQuery {
   /** Include soft-deleted records (deletedAt not null). */
   includeDeleted: boolean;
   /**
-   * How to count `total` (PostgREST's `Prefer: count=`): `exact` (default) counts every match,
-   * `planned` takes the database's estimate, `estimated` counts exactly up to a threshold and
-   * estimates above it. Drivers that count for free (memory) always count exactly.
+   * How to count `total` (PostgREST's `Prefer: count=`): `exact` (default) counts every match;
+   * `planned` and `estimated` count at most `EXACT_COUNT_THRESHOLD` + 1 matches of the query's
+   * scope and, beyond, give that lower bound (`count: 'planned'`), never an estimate drawn from
+   * the whole table (it would count other tenants' rows). Drivers that count for free (memory)
+   * always count exactly.
    */
   count?: CountMethod;
 }
@@ -104,7 +106,7 @@ export type CountMethod = 'exact' | 'planned' | 'estimated';
 export interface ListResult {
   records: StoredRecord[];
   total: number;
-  /** How `total` was obtained: counted, or the database's estimate. @default 'exact' */
+  /** How `total` was obtained: counted, or `planned`: counting stopped at a bound, `total` is at least that. @default 'exact' */
   count?: 'exact' | 'planned';
 }
 

@@ -102,14 +102,6 @@ export interface CountedRows {
   count: 'exact' | 'planned';
 }
 
-/** PostgreSQL's planner estimate of the rows matching `where` (no rows are read). */
-async function plannerRows(db: SqlDb, table: string, where: Sql): Promise<number> {
-  const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${sql.table(table)} WHERE ${where}`.execute(db);
-  const raw = rows[0]?.['QUERY PLAN'];
-  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }>;
-  return Math.max(0, Math.round(plan[0]?.Plan?.['Plan Rows'] ?? 0));
-}
-
 /** `count(*)` of the rows matching `where`. */
 async function exactCount(db: SqlDb, table: string, where: Sql): Promise<CountedRows> {
   const { rows } = await sql<{ total: unknown }>`SELECT count(*) AS total FROM ${sql.table(table)} WHERE ${where}`.execute(db);
@@ -117,23 +109,19 @@ async function exactCount(db: SqlDb, table: string, where: Sql): Promise<Counted
 }
 
 /**
- * Counts the rows matching `where` by `method`. PostgreSQL: `planned` is the planner's estimate,
- * `estimated` counts exactly when the estimate is at most {@link EXACT_COUNT_THRESHOLD}. SQLite has
- * no row estimates: `planned` and `estimated` count at most the threshold (+1) rows and, beyond it,
- * give the table's size (its largest rowid) as the estimate.
+ * Counts the rows matching `where` by `method`. `planned` and `estimated` count at most
+ * {@link EXACT_COUNT_THRESHOLD} + 1 rows of the caller's scope: fewer is the exact total, otherwise
+ * the total is that lower bound (`count: 'planned'`). Neither database's estimate is used: SQLite's
+ * (the table's largest rowid) and PostgreSQL's planner (table statistics scaled by the table's
+ * pages) both grow when another tenant writes, so an estimate would count other tenants' rows
+ * (docs/governed.md#counting-list-totals).
  */
-export async function countRows(db: SqlDb, dialect: 'sqlite' | 'postgres', table: string, where: Sql, method: CountMethod): Promise<CountedRows> {
+export async function countRows(db: SqlDb, table: string, where: Sql, method: CountMethod): Promise<CountedRows> {
   if (method === 'exact') return exactCount(db, table, where);
-  if (dialect === 'postgres') {
-    const planned = await plannerRows(db, table, where);
-    return method === 'estimated' && planned <= EXACT_COUNT_THRESHOLD ? exactCount(db, table, where) : { total: planned, count: 'planned' };
-  }
   const cap = EXACT_COUNT_THRESHOLD + 1;
   const { rows } = await sql<{
     total: unknown;
   }>`SELECT count(*) AS total FROM (SELECT 1 FROM ${sql.table(table)} WHERE ${where} LIMIT ${cap}) AS capped`.execute(db);
   const capped = Number(rows[0]?.total ?? 0);
-  if (capped < cap) return { total: capped, count: 'exact' };
-  const size = await sql<{ size: unknown }>`SELECT max(rowid) AS size FROM ${sql.table(table)}`.execute(db);
-  return { total: Math.max(cap, Number(size.rows[0]?.size ?? 0)), count: 'planned' };
+  return { total: capped, count: capped < cap ? 'exact' : 'planned' };
 }

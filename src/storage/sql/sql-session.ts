@@ -93,7 +93,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         const where = listCondition(dialect, model, query);
         const page = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${where}
           ORDER BY ${listOrder(model, query)} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(db);
-        const { total, count } = await countRows(db, dialect.name, model.table, where, query.count ?? 'exact');
+        const { total, count } = await countRows(db, model.table, where, query.count ?? 'exact');
         const records = page.rows.map((row) => decodeRecord(dialect, model, row));
         // `count` is reported only to callers that chose a method, so plain results keep their shape.
         return query.count === undefined ? { records, total } : { records, total, count };
