@@ -135,6 +135,13 @@ export const MAX_RATE_LIMIT_KEY_LENGTH = 200;
 /** Most expired rate-limit rows one cleanup deletes, so a cleanup is one short statement. */
 export const RATE_LIMIT_CLEANUP_BATCH = 1000;
 
+/**
+ * Expired rate-limit rows deleted by each request that starts a new row (a caller's first in a
+ * window), in the same write: expired rows leave at least twice as fast as new ones come, so the
+ * table stays about the size of the callers of two windows however many there are.
+ */
+export const RATE_LIMIT_SWEEP_PER_NEW_ROW = 2;
+
 /** Least time between two cleanups of expired rate-limit rows by one process. */
 export const RATE_LIMIT_CLEANUP_INTERVAL_MS = 10_000;
 
@@ -163,7 +170,8 @@ export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Longest a SQLite rate-limit count waits for another process's write lock. Past it the request
- * is let through uncounted: a rate limit must not make reads wait behind a long write.
+ * is counted in the process's memory instead (a per-process limit while the lock is held): a rate
+ * limit must not make reads wait behind a long write, nor let them through uncounted.
  */
 export const RATE_LIMIT_LOCK_WAIT_MS = 100;
 
@@ -179,6 +187,15 @@ export const HISTORY_LIMIT = { default: 20, max: 100 } as const;
 
 /** Longest history `cursor` accepted (ours are far shorter); longer ones are refused with 400. */
 export const MAX_CURSOR_LENGTH = 512;
+
+/**
+ * Most values (resource types plus workspace ids) one history read (audit page, export, change
+ * feed) may put into its storage filter: the reach of an actor with roles in very many workspaces.
+ * Past it the read is refused with 400 naming `workspaceId`, which narrows the reach to one
+ * workspace. Keeps each statement far below the databases' parameter limits (SQLite 32,766,
+ * PostgreSQL 65,535) and its planning cheap (docs/decisions/B08.md).
+ */
+export const HISTORY_REACH_MAX_TERMS = 2_000;
 
 /** Longest `Idempotency-Key` header. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -290,3 +307,13 @@ export const MAX_MCP_NAME_LENGTH = 256;
  */
 export const MAX_STDIO_MESSAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_MCP_URI_LENGTH = 2048;
+
+/**
+ * The longest retention or soft-delete purge period, in days (100 years): `audit.retentionDays`,
+ * `purgeDeletedAfterDays`, their environment variables and `cellgate purge` flags. A longer period
+ * would put the cut-off before the first date JavaScript can represent ("Invalid time value").
+ */
+export const MAX_LIFECYCLE_DAYS = 36_500;
+
+/** The longest lifetime `cellgate token --expires` signs a development token for: 366 days, in seconds. */
+export const MAX_DEV_TOKEN_LIFETIME_SECONDS = 366 * 24 * 60 * 60;

@@ -5,9 +5,11 @@
  * it is in-process. Another shared store (Redis, …) implements the same one method.
  */
 import { CellgateError, ConfigurationError } from '../errors.ts';
-import type { RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../storage/types.ts';
+import { memoryRateLimitStore } from '../storage/memory/rate-limit.ts';
+import type { RateLimitPolicy, RateLimitStore } from '../storage/types.ts';
 import type { Actor } from './types.ts';
 
+export { type MemoryRateLimitStore, memoryRateLimitStore } from '../storage/memory/rate-limit.ts';
 export type { RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../storage/types.ts';
 
 /** Options of `rateLimit` on a governed resource. */
@@ -25,54 +27,6 @@ export interface RateLimitOptions {
   store?: RateLimitStore;
   /** The counting key. @default `${actor.tenantId}:${actor.id}` */
   key?: (actor: Actor, request: Request) => string;
-}
-
-interface Slot {
-  /** Fixed window: requests counted; token bucket: tokens left. */
-  value: number;
-  /** Fixed window: window start; token bucket: time of the last refill. */
-  at: number;
-}
-
-/** Entries kept before a sweep of idle keys, so memory stays bounded by active callers. */
-const SWEEP_AT = 10_000;
-
-/** The in-process store; it decides synchronously. */
-export interface MemoryRateLimitStore extends RateLimitStore {
-  consume(key: string, policy: RateLimitPolicy, now: number): RateLimitDecision;
-}
-
-/** An in-process {@link RateLimitStore} (one per process; not shared between processes). */
-export function memoryRateLimitStore(): MemoryRateLimitStore {
-  const slots = new Map<string, Slot>();
-  const sweep = (now: number, windowMs: number) => {
-    for (const [key, slot] of slots) if (now - slot.at >= windowMs) slots.delete(key);
-  };
-  return {
-    consume(key, policy, now) {
-      if (slots.size >= SWEEP_AT) sweep(now, policy.windowMs);
-      const slot = slots.get(key);
-      if (policy.algorithm === 'fixed-window') {
-        if (!slot || now - slot.at >= policy.windowMs) {
-          slots.set(key, { value: 1, at: now });
-          return { allowed: true, retryAfterMs: 0 };
-        }
-        if (slot.value < policy.limit) {
-          slot.value += 1;
-          return { allowed: true, retryAfterMs: 0 };
-        }
-        return { allowed: false, retryAfterMs: slot.at + policy.windowMs - now };
-      }
-      const perMs = policy.limit / policy.windowMs;
-      const current = slot ? Math.min(policy.limit, slot.value + (now - slot.at) * perMs) : policy.limit;
-      if (current >= 1) {
-        slots.set(key, { value: current - 1, at: now });
-        return { allowed: true, retryAfterMs: 0 };
-      }
-      slots.set(key, { value: current, at: now });
-      return { allowed: false, retryAfterMs: Math.ceil((1 - current) / perMs) };
-    },
-  };
 }
 
 /** Checks one request; throws 429 `RATE_LIMITED` with `Retry-After` when over the limit. */

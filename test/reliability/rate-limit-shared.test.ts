@@ -4,6 +4,7 @@
  * reference-host processes on one PostgreSQL holding `CELLGATE_RATE_LIMIT` for one actor
  * together, not once per process.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,31 +33,74 @@ it('has a shared rate-limit store for shared storage only: not for memory, nor f
   await inMemory.close();
 });
 
-it('lets a request through uncounted when another process holds the SQLite write lock for long, instead of stalling it', async () => {
+/** Another process holding the SQLite file's write lock until it is told to let go. */
+async function lockHolder(file: string): Promise<{ release(): Promise<void> }> {
+  const script = `const db = new (require('better-sqlite3'))(process.argv[1]); db.exec('BEGIN IMMEDIATE'); console.log('locked');
+    process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });`;
+  const child = spawn(process.execPath, ['-e', script, file], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+  });
+  return {
+    release: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.stdin!.write('go\n');
+      }),
+  };
+}
+
+it('counts in this process while another process holds the SQLite write lock: the limit holds, requests are neither let through nor stalled', async () => {
   const file = join(dir, 'locked.db');
   const driver = sqliteStorage({ filename: file });
   await driver.migrate([]);
-  const holder = new Database(file);
-  holder.exec('BEGIN IMMEDIATE');
+  const holder = await lockHolder(file);
   try {
-    const policy = { algorithm: 'fixed-window' as const, limit: 1, windowMs: 60_000 };
-    const started = performance.now();
-    expect(await driver.rateLimitStore!.consume('locked-out', policy, Date.now())).toEqual({ allowed: true, retryAfterMs: 0 });
-    // The short lock wait, not the 5 s busy timeout of writes.
-    expect(performance.now() - started).toBeLessThan(1000);
+    const limiter = createRateLimiter({ limit: 2, windowMs: 60_000 }, 'rateLimit', driver.rateLimitStore);
+    const actor = { id: 'locked-out', tenantId: 't1' } as Parameters<typeof limiter>[0];
+    await limiter(actor, new Request('http://x/'));
+    await limiter(actor, new Request('http://x/'));
+    // Before: every request passed uncounted while the lock was held.
+    const refused = await limiter(actor, new Request('http://x/')).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(Number((refused as { headers: Record<string, string> }).headers['retry-after'])).toBeGreaterThanOrEqual(1);
   } finally {
-    holder.exec('ROLLBACK');
-    holder.close();
+    await holder.release();
     await driver.close();
   }
 });
 
-const drivers: Array<[string, () => StorageDriver, string | undefined]> = [
-  ['SQLite file', () => sqliteStorage({ filename: join(dir, 'limits.db') }), undefined],
-  ['PostgreSQL', () => postgresStorage({ connectionString: server.ok ? server.db.url : '' }), skip],
+/** Rows of the rate-limit table whose key starts with `prefix`, read straight from the database. */
+type RowCount = (prefix: string) => Promise<number>;
+
+const sqliteRows: RowCount = async (prefix) => {
+  const db = new Database(join(dir, 'limits.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM cellgate_rate_limit WHERE rate_key LIKE ?').get(`${prefix}%`) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+const postgresRows: RowCount = async (prefix) => {
+  const db = new pg.Client({ connectionString: server.ok ? server.db.url : '' });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM cellgate_rate_limit WHERE rate_key LIKE $1', [`${prefix}%`]);
+    return Number(rows[0]!.n);
+  } finally {
+    await db.end();
+  }
+};
+
+const drivers: Array<[string, () => StorageDriver, RowCount, string | undefined]> = [
+  ['SQLite file', () => sqliteStorage({ filename: join(dir, 'limits.db') }), sqliteRows, undefined],
+  ['PostgreSQL', () => postgresStorage({ connectionString: server.ok ? server.db.url : '' }), postgresRows, skip],
 ];
 
-describe.each(drivers)('the SQL rate-limit store (%s)', (_name, open, skipped) => {
+describe.each(drivers)('the SQL rate-limit store (%s)', (_name, open, rowCount, skipped) => {
   if (skipped) {
     it.skip(`reason: ${skipped}`, () => undefined);
     return;
@@ -108,6 +152,26 @@ describe.each(drivers)('the SQL rate-limit store (%s)', (_name, open, skipped) =
     // The old window's row is gone: counting in it starts again (it would still refuse otherwise).
     expect((await driver.rateLimitStore!.consume('expiring', policy, at + 2)).allowed).toBe(true);
   });
+
+  it('keeps the table near the callers of the current window: 3,000 new callers a window for three windows leave 3,000 rows, not 7,000', async () => {
+    const policy = { algorithm: 'fixed-window' as const, limit: 5, windowMs: 60_000 };
+    const callers = 3000;
+    const start = 8_000_000_020_000; // a window start, later than every other test's windows
+    for (let window = 0; window < 3; window += 1) {
+      const slot = start + window * policy.windowMs;
+      // Fifty at a time, as concurrent requests would come; each caller new in its window.
+      for (let from = 0; from < callers; from += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, offset) =>
+            driver.rateLimitStore!.consume(`growth:${window}:${from + offset}`, policy, slot + 1 + ((from + offset) % 1000)),
+          ),
+        );
+      }
+    }
+    // Before: the background cleanup (1,000 rows per 10 s per process) left 2,000 of every
+    // earlier window's 3,000 rows behind, so the table grew by 2,000 rows a window.
+    expect(await rowCount('growth:')).toBe(callers);
+  }, 120_000);
 
   it('is the default store of a limiter on shared storage', async () => {
     const limiter = createRateLimiter({ limit: 1, windowMs: 60_000 }, 'rateLimit', driver.rateLimitStore);

@@ -1,14 +1,25 @@
 /**
  * Rate-limit counts in the database, shared by every process on it. One request costs one upsert
  * on one row, keyed by (key, window): the database serialises concurrent upserts of a row, so the
- * count is exact across processes. Expired rows are deleted in bounded batches, at most once per
- * interval per process, so the table stays the size of the callers active in the last windows.
+ * count is exact across processes. Expired rows go two ways: each request that starts a new row
+ * deletes up to RATE_LIMIT_SWEEP_PER_NEW_ROW expired rows in the same write, so they leave at
+ * least twice as fast as new ones come whatever the number of callers; and a background batch, at
+ * most once per interval per process, clears what a quiet period left. The table stays about the
+ * size of the callers of the current and the previous window (docs/security.md).
  * On SQLite the upsert needs the file's write lock: when another process holds it for longer than
- * a short wait, the request is let through uncounted (reads must not freeze behind a writer).
+ * a short wait, the request is counted in this process's memory instead (a per-process limit,
+ * see docs/security.md), so reads neither freeze behind a writer nor pass uncounted.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { MAX_RATE_LIMIT_KEY_LENGTH, RATE_LIMIT_CLEANUP_BATCH, RATE_LIMIT_CLEANUP_INTERVAL_MS, RATE_LIMIT_LOCK_WAIT_MS } from '../../limits.ts';
+import {
+  MAX_RATE_LIMIT_KEY_LENGTH,
+  RATE_LIMIT_CLEANUP_BATCH,
+  RATE_LIMIT_CLEANUP_INTERVAL_MS,
+  RATE_LIMIT_LOCK_WAIT_MS,
+  RATE_LIMIT_SWEEP_PER_NEW_ROW,
+} from '../../limits.ts';
+import { memoryRateLimitStore } from '../memory/rate-limit.ts';
 import type { RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.ts';
 import { RATE_LIMIT_TABLE } from './columns.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
@@ -60,47 +71,74 @@ function tokenBucket(dialect: SqlDialect, key: string, policy: RateLimitPolicy, 
 const truthy = (value: Row['allowed']) => value === true || Number(value) === 1;
 
 /**
+ * Deletes up to `limit` rows whose window ended before `now`. Row values `IN (subquery … LIMIT n)`
+ * is a bounded batch on both databases; on PostgreSQL rows another deleter holds are skipped, so
+ * two processes sweeping at once neither wait for nor deadlock with each other.
+ */
+function deleteExpired(dialect: SqlDialect, now: number, limit: number) {
+  const skipLocked = sql.raw(dialect.name === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '');
+  return sql`DELETE FROM ${t} WHERE (rate_key, slot) IN (SELECT rate_key, slot FROM ${t} WHERE expires_at < ${now} LIMIT ${limit}${skipLocked})`;
+}
+
+/**
+ * Whether an upsert may have made a new row: a fixed window's first request, or a token bucket
+ * taken from full (new, or idle for a window; a needless sweep then costs one index probe).
+ */
+const startedRow = (policy: RateLimitPolicy, row: Row): boolean =>
+  Number(row.hits) === (policy.algorithm === 'fixed-window' ? 1 : policy.limit - 1) && truthy(row.allowed);
+
+/**
  * The store over `db`. Each statement runs through `dialect.atomicWrite`, which takes the write
  * lock the dialect's way (SQLite waits for another process's lock without blocking the event loop).
  */
 export function createSqlRateLimitStore(dialect: SqlDialect, db: SqlDb): RateLimitStore {
   let nextCleanup = 0;
+  // Counts while the database's write lock is out of reach (see consume).
+  const fallback = memoryRateLimitStore();
 
   const cleanup = (now: number) => {
     nextCleanup = now + RATE_LIMIT_CLEANUP_INTERVAL_MS;
-    // Row values `IN (subquery … LIMIT n)`: a bounded batch on both databases. Not awaited: a
-    // failed cleanup only delays the next one.
-    void dialect
-      .atomicWrite(db, (tx) =>
-        sql`DELETE FROM ${t} WHERE (rate_key, slot) IN (SELECT rate_key, slot FROM ${t} WHERE expires_at < ${now} LIMIT ${RATE_LIMIT_CLEANUP_BATCH})`.execute(
-          tx,
-        ),
-      )
-      .catch(() => undefined);
+    // Not awaited: a failed cleanup only delays the next one.
+    void dialect.atomicWrite(db, (tx) => deleteExpired(dialect, now, RATE_LIMIT_CLEANUP_BATCH).execute(tx)).catch(() => undefined);
   };
 
+  /** One upsert, plus the sweep its new row pays for, in one atomic write. */
+  async function count(key: string, policy: RateLimitPolicy, now: number): Promise<Row> {
+    return dialect.atomicWrite(
+      db,
+      async (tx) => {
+        const upsert =
+          policy.algorithm === 'fixed-window'
+            ? fixedWindow(key, Math.floor(now / policy.windowMs) * policy.windowMs, policy, now)
+            : tokenBucket(dialect, key, policy, now);
+        const row = (await upsert.execute(tx)).rows[0]!;
+        if (startedRow(policy, row)) await deleteExpired(dialect, now, RATE_LIMIT_SWEEP_PER_NEW_ROW).execute(tx);
+        return row;
+      },
+      RATE_LIMIT_LOCK_WAIT_MS,
+    );
+  }
+
   async function decide(key: string, policy: RateLimitPolicy, now: number): Promise<RateLimitDecision> {
-    if (policy.algorithm === 'fixed-window') {
-      const slot = Math.floor(now / policy.windowMs) * policy.windowMs;
-      const { rows } = await dialect.atomicWrite(db, (tx) => fixedWindow(key, slot, policy, now).execute(tx), RATE_LIMIT_LOCK_WAIT_MS);
-      const allowed = truthy(rows[0]!.allowed);
-      return { allowed, retryAfterMs: allowed ? 0 : Math.max(0, slot + policy.windowMs - now) };
-    }
-    const { rows } = await dialect.atomicWrite(db, (tx) => tokenBucket(dialect, key, policy, now).execute(tx), RATE_LIMIT_LOCK_WAIT_MS);
-    const allowed = truthy(rows[0]!.allowed);
-    const tokens = Number(rows[0]!.hits);
-    return { allowed, retryAfterMs: allowed ? 0 : Math.ceil((1 - tokens) / (policy.limit / policy.windowMs)) };
+    const row = await count(key, policy, now);
+    const allowed = truthy(row.allowed);
+    if (allowed) return { allowed, retryAfterMs: 0 };
+    if (policy.algorithm === 'fixed-window')
+      return { allowed, retryAfterMs: Math.max(0, Math.floor(now / policy.windowMs) * policy.windowMs + policy.windowMs - now) };
+    return { allowed, retryAfterMs: Math.ceil((1 - Number(row.hits)) / (policy.limit / policy.windowMs)) };
   }
 
   return {
     async consume(rawKey, policy, now) {
       if (now >= nextCleanup) cleanup(now);
+      const key = storedKey(rawKey);
       try {
-        return await decide(storedKey(rawKey), policy, now);
+        return await decide(key, policy, now);
       } catch (error) {
-        // Another process holds SQLite's write lock for long: let the request through uncounted
-        // rather than make every read wait for a lock it does not otherwise need.
-        if (dialect.classify(error) === 'busy') return { allowed: true, retryAfterMs: 0 };
+        // Another process holds SQLite's write lock for long: count in this process instead. Reads
+        // go on without waiting for a lock they do not otherwise need, and the limit still holds
+        // per process (at most `limit` per window here, on top of what the shared count allowed).
+        if (dialect.classify(error) === 'busy') return fallback.consume(key, policy, now);
         throw toStorageError(dialect, error);
       }
     },
