@@ -15,8 +15,35 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // parseArgs explains some refusals over three lines (a value starting with a dash): one line here.
+    throw new UsageError((error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' '));
   }
+}
+
+/** The bounds of a numeric flag: inclusive range, and whether only whole numbers are allowed. */
+export interface NumberFlagBounds {
+  min: number;
+  max: number;
+  integer?: boolean;
+  /** What the number means, for the message ("days; 0: off"). */
+  unit: string;
+}
+
+/**
+ * Reads a numeric flag (or the variable it defaults to; `label` names the one given, `--port`):
+ * `undefined` when absent, else a finite number within `bounds`. Anything else (`abc`, `NaN`,
+ * `1e9` past the bound, a negative) is a one-line {@link UsageError} naming the flag and the
+ * allowed range, so no out-of-range value reaches date arithmetic.
+ */
+export function numberFlag(label: string, raw: string | undefined, bounds: NumberFlagBounds): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  const value = text === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(value) || value < bounds.min || value > bounds.max || (bounds.integer === true && !Number.isInteger(value))) {
+    const kind = bounds.integer === true ? 'a whole number' : 'a number';
+    throw new UsageError(`${label} must be ${kind} from ${bounds.min} to ${bounds.max} (${bounds.unit}), got "${raw.slice(0, 40)}"`);
+  }
+  return value;
 }
 
 /**

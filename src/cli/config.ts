@@ -1,5 +1,6 @@
 /**
- * Loads the optional `cellgate.config.{ts,mts,js,mjs}` of `serve` and `migrate`: the file named by
+ * Loads the optional `cellgate.config.{ts,mts,js,mjs}` that every command touching storage or
+ * entities reads (`serve`, `migrate`, `erase`, `purge`, `audit export`): the file named by
  * `--config`, else the first of those names in the current directory. JavaScript configs load on
  * every supported Node; a TypeScript one loads where the process can import TypeScript (Node with
  * type stripping, from 22.18 on by default; Bun; Deno; a process started through tsx) or, failing
@@ -105,4 +106,27 @@ export async function entityDocuments(files: readonly string[], loaded: LoadedCo
         : { label: `${loaded.file}: entities.${index}`, document: entry },
     ),
   );
+}
+
+/** The entity documents of {@link entityDocuments}, or the reference host's demo entities when those name none. */
+export async function entityDocumentsOrDemo(files: readonly string[], loaded: LoadedConfig | undefined): Promise<NamedDocument[]> {
+  const named = await entityDocuments(files, loaded);
+  if (named.length > 0) return named;
+  const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../host/demo.ts');
+  return DEMO_ENTITY_FILES.map((file) => ({ label: file, document: loadDemoEntity(file) }));
+}
+
+/** The storage URL of a command: its `--database-url` flag, else the configuration's `storage`, else `DATABASE_URL`. */
+export function storageUrl(flag: string | undefined, loaded: LoadedConfig | undefined): string | undefined {
+  return flag ?? loaded?.config.storage ?? process.env.DATABASE_URL;
+}
+
+/**
+ * Loads the configuration named by `--config` (or found in the current directory) and says on
+ * stderr which file the command uses, so a value that came from the file is never a surprise.
+ */
+export async function loadCommandConfig(command: string, explicit: string | undefined): Promise<LoadedConfig | undefined> {
+  const loaded = await loadConfig(explicit);
+  if (loaded) console.error(`cellgate ${command}: using ${loaded.file}`);
+  return loaded;
 }

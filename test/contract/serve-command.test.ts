@@ -34,10 +34,10 @@ describe('cellgate serve', () => {
     expect(await run.exited).toBe(0);
   }, 60_000);
 
-  it('exits 1 with one line for a bad setting, 2 for an unknown flag', async () => {
+  it('exits 2 with one line for a bad flag value or an unknown flag (docs/cli.md)', async () => {
     const bad = cellgate(['serve', '--port', 'x'], { DATABASE_URL: 'memory:' });
-    expect(await bad.exited).toBe(1);
-    expect(bad.err().trim().split('\n')).toEqual([expect.stringContaining('PORT')]);
+    expect(await bad.exited).toBe(2);
+    expect(bad.err().trim().split('\n')).toEqual([expect.stringContaining('--port')]);
     const unknown = cellgate(['serve', '--prot', '1']);
     expect(await unknown.exited).toBe(2);
   }, 60_000);

@@ -1,15 +1,16 @@
 /**
  * `cellgate audit export`: a tenant's audit records in a time range, oldest first, as NDJSON on
  * stdout (one record per line, as `GET /v1/audit` exports them), read straight from the storage
- * named by `DATABASE_URL` (an operator's tool: database access is the permission). Memory stays
- * constant whatever the range: records are written as they are read, waiting whenever stdout is
- * full. A progress line goes to stderr only when stderr is a terminal. Exit 0 done, 1 a storage
- * failure, 2 bad arguments or URL.
+ * named by `--database-url`, `cellgate.config.ts` or `DATABASE_URL` (an operator's tool: database
+ * access is the permission). Memory stays constant whatever the range: records are written as
+ * they are read, waiting whenever stdout is full. A progress line goes to stderr only when stderr
+ * is a terminal. Exit 0 done, 1 a storage failure, 2 bad arguments or URL.
  */
 import { once } from 'node:events';
 import { ConfigurationError } from '../../errors.ts';
 import { isUuid, normalizeDateTime } from '../../governed/codec.ts';
 import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
+import { loadCommandConfig, storageUrl } from '../config.ts';
 import { missingDriver } from './storage-hints.ts';
 
 const help = `Usage: cellgate audit export --from <date-time> --to <date-time> [options] > audit.ndjson
@@ -23,8 +24,11 @@ Options:
   --to <date-time>       first instant no longer included (not before --from)
   --tenant <uuid>        the tenant (default: the reference host's demo tenant)
   --resource-type <rt>   only this entity reference, e.g. crm.Invoice@v1
-  --database-url <u>     memory:, sqlite:<file>, postgres://… (env DATABASE_URL,
-                         default sqlite:./.cellgate/dev.db); run cellgate migrate first
+  --database-url <u>     memory:, sqlite:<file>, postgres://… (default: the configuration's
+                         storage, else env DATABASE_URL, else sqlite:./.cellgate/dev.db);
+                         run cellgate migrate first
+  --config <file>        configuration file (default: cellgate.config.ts, .mts, .js or .mjs in
+                         the current directory, when there is one); flags override it
   -h, --help             show this help
 
 A progress line is shown on stderr when it is a terminal. Exit codes: 0 exported, 1 a storage
@@ -61,6 +65,7 @@ async function exportAudit(args: string[]): Promise<number> {
     tenant: { type: 'string' },
     'resource-type': { type: 'string' },
     'database-url': { type: 'string' },
+    config: { type: 'string' },
   });
   const from = instant('from', values.from);
   const to = instant('to', values.to);
@@ -71,7 +76,7 @@ async function exportAudit(args: string[]): Promise<number> {
   if (resourceType !== undefined && (resourceType.length > 200 || !RESOURCE_TYPE.test(resourceType))) {
     throw new UsageError('--resource-type must be an entity reference such as crm.Invoice@v1');
   }
-  const url = values['database-url'] ?? process.env.DATABASE_URL;
+  const url = storageUrl(values['database-url'], await loadCommandConfig('audit export', values.config));
   const hint = await missingDriver(url);
   if (hint) {
     console.error(`cellgate audit export: ${hint}`);

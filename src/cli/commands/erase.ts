@@ -1,18 +1,20 @@
 /**
  * `cellgate erase`: erases the personal data of one record (docs/erasure.md) in the storage of
- * DATABASE_URL, as a tenant admin named on the command line. The entity comes from `--entity`
- * documents or the reference host's demo entities; the record's workspace and cell are read from
- * its audit history, so only the tenant and the id are needed. Exit 0 erased, 1 not found or
- * refused or a database failure, 2 bad arguments.
+ * DATABASE_URL (or `cellgate.config.ts`), as a tenant admin named on the command line. The entity
+ * comes from `--entity` documents, the configuration's entities or the reference host's demo ones;
+ * the record's workspace and cell are read from its audit history, so only the tenant and the id
+ * are needed. Exit 0 erased, 1 not found or refused or a database failure, 2 bad arguments.
  */
 import { defineEntity, entityReference, resourcePathName, type EntityDefinitionDocument } from '../../entity-document/index.ts';
 import { CellgateError, ConfigurationError } from '../../errors.ts';
 import type { GovernedContext } from '../../governed/types.ts';
-import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
+import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
+import { entityDocumentsOrDemo, loadCommandConfig, storageUrl, type LoadedConfig } from '../config.ts';
 import { missingDriver } from './storage-hints.ts';
 
 const help = `Usage: cellgate erase --resource <name> --id <uuid> --tenant <id> --reason <text>
                      [--fields <a,b>] [--entity <file>]... [--actor <id>] [--database-url <url>]
+                     [--config <file>]
 
 Erases the personal data of one record: its live state, every stored version state, its audit
 diffs and snapshots and its outbox events (what the change feed and pending webhooks send) lose
@@ -27,27 +29,23 @@ Options:
   --fields <a,b>       camelCase fields to erase (default: every sensitive, credential or
                        redact field of the entity)
   --entity <file>      an entity definition document (YAML or JSON); repeat for several
-                       (default: the reference host's demo entities)
+                       (default: the entities of the configuration file, else the reference
+                       host's demo entities)
   --actor <id>         who erases, recorded in the audit record (default cellgate-cli)
-  --database-url <u>   memory:, sqlite:<file>, postgres://… (env DATABASE_URL,
-                       default sqlite:./.cellgate/dev.db)
+  --database-url <u>   memory:, sqlite:<file>, postgres://… (default: the configuration's
+                       storage, else env DATABASE_URL, else sqlite:./.cellgate/dev.db)
+  --config <file>      configuration file (default: cellgate.config.ts, .mts, .js or .mjs in the
+                       current directory, when there is one); flags override it
   -h, --help           show this help
 
 Exit codes: 0 erased, 1 no such record, refused or a database failure, 2 bad arguments.`;
 
-async function entities(files: string[]): Promise<EntityDefinitionDocument[]> {
-  const documents: Array<[string, unknown]> = [];
-  if (files.length > 0) {
-    for (const file of files) documents.push([file, await readDocumentFile(file)]);
-  } else {
-    const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../../host/demo.ts');
-    for (const file of DEMO_ENTITY_FILES) documents.push([file, loadDemoEntity(file)]);
-  }
-  return documents.map(([file, document]) => {
+async function entities(files: string[], loaded: LoadedConfig | undefined): Promise<EntityDefinitionDocument[]> {
+  return (await entityDocumentsOrDemo(files, loaded)).map(({ label, document }) => {
     try {
       return defineEntity(document as Parameters<typeof defineEntity>[0]) as EntityDefinitionDocument;
     } catch (error) {
-      throw error instanceof ConfigurationError ? new UsageError(`${file}: ${error.message}`) : error;
+      throw error instanceof ConfigurationError ? new UsageError(`${label}: ${error.message}`) : error;
     }
   });
 }
@@ -70,20 +68,22 @@ export async function run(args: string[]): Promise<number> {
       entity: { type: 'string', multiple: true },
       actor: { type: 'string' },
       'database-url': { type: 'string' },
+      config: { type: 'string' },
     });
+    const loaded = await loadCommandConfig('erase', values.config);
     const [resource, id, tenantId, reason] = ['resource', 'id', 'tenant', 'reason'].map((name) => required(values, name)) as [string, string, string, string];
     const fields = values.fields
       ?.split(',')
       .map((name) => name.trim())
       .filter((name) => name !== '');
-    const entity = (await entities(values.entity ?? [])).find(
+    const entity = (await entities(values.entity ?? [], loaded)).find(
       (candidate) => resourcePathName(candidate.name) === resource || entityReference(candidate) === resource,
     );
     if (entity === undefined) throw new UsageError(`no entity named ${resource} (give its document with --entity)`);
     const adminRole = entity.permissions.admin[0];
     if (adminRole === undefined) throw new UsageError(`${resource} names no admin role: nobody may erase its records`);
 
-    const url = values['database-url'] ?? process.env.DATABASE_URL;
+    const url = storageUrl(values['database-url'], loaded);
     const hint = await missingDriver(url);
     if (hint) {
       console.error(`cellgate erase: ${hint}`);

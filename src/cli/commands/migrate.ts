@@ -9,7 +9,7 @@ import { ConfigurationError } from '../../errors.ts';
 import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
 import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
-import { entityDocuments, loadConfig, type LoadedConfig } from '../config.ts';
+import { entityDocumentsOrDemo, loadCommandConfig, storageUrl, type LoadedConfig } from '../config.ts';
 import { missingDriver } from './storage-hints.ts';
 
 const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--config <file>] [--dry-run]
@@ -36,16 +36,11 @@ Exit codes: 0 migrated (or nothing to do), 1 a change refused, a database or ent
 failure, 2 bad arguments or DATABASE_URL.`;
 
 async function models(files: string[], loaded: LoadedConfig | undefined): Promise<EntityStorageModel[]> {
-  const documents: Array<[string, unknown]> = (await entityDocuments(files, loaded)).map(({ label, document }) => [label, document]);
-  if (documents.length === 0) {
-    const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../../host/demo.ts');
-    for (const file of DEMO_ENTITY_FILES) documents.push([file, loadDemoEntity(file)]);
-  }
-  return documents.map(([file, document]) => {
+  return (await entityDocumentsOrDemo(files, loaded)).map(({ label, document }) => {
     try {
       return toStorageModel(defineEntity(document as Parameters<typeof defineEntity>[0]));
     } catch (error) {
-      if (error instanceof ConfigurationError) throw new ConfigurationError(file, error.message);
+      if (error instanceof ConfigurationError) throw new ConfigurationError(label, error.message);
       throw error;
     }
   });
@@ -77,9 +72,8 @@ export async function run(args: string[]): Promise<number> {
       config: { type: 'string' },
     });
     const run: MigrationRun = { dryRun: values['dry-run'] === true, actions: [] };
-    const loaded = await loadConfig(values.config);
-    if (loaded) console.error(`cellgate migrate: using ${loaded.file}`);
-    const url = values['database-url'] ?? loaded?.config.storage ?? process.env.DATABASE_URL;
+    const loaded = await loadCommandConfig('migrate', values.config);
+    const url = storageUrl(values['database-url'], loaded);
     const hint = await missingDriver(url);
     if (hint) {
       console.error(`cellgate migrate: ${hint}`);

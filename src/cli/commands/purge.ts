@@ -1,18 +1,21 @@
 /**
  * `cellgate purge`: applies retention and the soft-delete purge to the database of DATABASE_URL,
  * as the operator `cellgate-cli` (docs/lifecycle.md, docs/cli.md). The policy comes from the same
- * variables as the reference host's (or the flags that override them); the entities from
- * `--entity` or the host's demo entities. Exit 0 done, 1 refused (immutable tenant) or a database
- * or document failure, 2 bad arguments.
+ * variables as the reference host's (or the flags that override them); the entities and storage
+ * from the flags, else `cellgate.config.ts`, else the host's demo entities and `DATABASE_URL`.
+ * Exit 0 done, 1 refused (immutable tenant) or a database or document failure, 2 bad arguments.
  */
 import { ConfigurationError, CellgateError } from '../../errors.ts';
-import { purgeHistory, type PurgeReport } from '../../governed/lifecycle/purge-history.ts';
+import { purgeHistoryAsOperator, type PurgeReport } from '../../governed/lifecycle/purge-history.ts';
 import { createGovernedService } from '../../governed/service.ts';
-import { UsageError, parseCommandArgs, readDocumentFile, runCommand } from '../args.ts';
+import { MAX_LIFECYCLE_DAYS } from '../../limits.ts';
+import { UsageError, numberFlag, parseCommandArgs, runCommand } from '../args.ts';
+import { entityDocumentsOrDemo, loadCommandConfig, storageUrl } from '../config.ts';
 import { missingDriver } from './storage-hints.ts';
 
 const help = `Usage: cellgate purge [--tenant <id>] [--dry-run] [--entity <file>]... [--database-url <url>]
                      [--retention-days <n>] [--deleted-after-days <n>] [--immutable-tenant <id>]...
+                     [--config <file>]
 
 Applies the data-lifecycle policy (docs/lifecycle.md) in bounded batches:
   retention   removes audit records, version states and delivered outbox events older than the
@@ -26,23 +29,31 @@ in a run over every tenant it is skipped and reported.
 Options:
   --tenant <id>              only this tenant (default: every tenant with history)
   --dry-run                  count what the first batch of each kind would remove; change nothing
-  --entity <file>            an entity document (YAML or JSON); repeat for several
-                             (default: the reference host's demo entities)
-  --retention-days <n>       days of history kept (env CELLGATE_AUDIT_RETENTION_DAYS; default unlimited)
-  --deleted-after-days <n>   purge records soft-deleted this long ago
+  --entity <file>            an entity document (YAML or JSON); repeat for several (default: the
+                             entities of the configuration file, else the reference host's demo ones)
+  --retention-days <n>       days of history kept, 0 to ${MAX_LIFECYCLE_DAYS} (env CELLGATE_AUDIT_RETENTION_DAYS;
+                             default unlimited)
+  --deleted-after-days <n>   purge records soft-deleted this long ago, 0 to ${MAX_LIFECYCLE_DAYS}
                              (env CELLGATE_PURGE_DELETED_AFTER_DAYS; default never)
   --immutable-tenant <id>    a tenant whose history is immutable; repeat
                              (env CELLGATE_AUDIT_IMMUTABLE_TENANTS, comma-separated; both count)
-  --database-url <u>         sqlite:<file>, postgres://… (env DATABASE_URL, default sqlite:./.cellgate/dev.db)
+  --database-url <u>         sqlite:<file>, postgres://… (default: the configuration's storage,
+                             else env DATABASE_URL, else sqlite:./.cellgate/dev.db)
+  --config <file>            configuration file (default: cellgate.config.ts, .mts, .js or .mjs in
+                             the current directory, when there is one); flags override it
   -h, --help                 show this help
 
 Exit codes: 0 done (or nothing to do), 1 refused (immutable tenant) or a database or entity
 document failure, 2 bad arguments or DATABASE_URL.`;
 
-async function documents(files: string[]): Promise<unknown[]> {
-  if (files.length > 0) return Promise.all(files.map((file) => readDocumentFile(file)));
-  const { DEMO_ENTITY_FILES, loadDemoEntity } = await import('../../host/demo.ts');
-  return DEMO_ENTITY_FILES.map(loadDemoEntity);
+/**
+ * A period in days (0: off) from its flag, else the variable the flag overrides, checked here so a
+ * bad one is a usage error naming its source; handed on as that variable.
+ */
+function daysFlag(name: string, raw: string | undefined, variable: string): Record<string, string> {
+  const source = raw === undefined ? variable : `--${name}`;
+  const value = numberFlag(source, raw ?? (process.env[variable]?.trim() || undefined), { min: 0, max: MAX_LIFECYCLE_DAYS, unit: 'days; 0: off' });
+  return value === undefined ? {} : { [variable]: String(value) };
 }
 
 /** One line per tenant: what went, or why nothing did. */
@@ -77,8 +88,14 @@ export async function run(args: string[]): Promise<number> {
       'immutable-tenant': { type: 'string', multiple: true },
       'database-url': { type: 'string' },
       database: { type: 'string' },
+      config: { type: 'string' },
     });
-    const url = values['database-url'] ?? values.database ?? process.env.DATABASE_URL;
+    const flags = {
+      ...daysFlag('retention-days', values['retention-days'], 'CELLGATE_AUDIT_RETENTION_DAYS'),
+      ...daysFlag('deleted-after-days', values['deleted-after-days'], 'CELLGATE_PURGE_DELETED_AFTER_DAYS'),
+    };
+    const loaded = await loadCommandConfig('purge', values.config);
+    const url = storageUrl(values['database-url'] ?? values.database, loaded);
     const hint = await missingDriver(url);
     if (hint) {
       console.error(`cellgate purge: ${hint}`);
@@ -87,8 +104,7 @@ export async function run(args: string[]): Promise<number> {
     const { lifecycleFromEnv } = await import('../../host/purge.ts');
     const env = {
       ...process.env,
-      ...(values['retention-days'] === undefined ? {} : { CELLGATE_AUDIT_RETENTION_DAYS: values['retention-days'] }),
-      ...(values['deleted-after-days'] === undefined ? {} : { CELLGATE_PURGE_DELETED_AFTER_DAYS: values['deleted-after-days'] }),
+      ...flags,
       CELLGATE_AUDIT_IMMUTABLE_TENANTS: [process.env.CELLGATE_AUDIT_IMMUTABLE_TENANTS ?? '', ...(values['immutable-tenant'] ?? [])].join(','),
     };
     let policy: ReturnType<typeof lifecycleFromEnv>;
@@ -99,15 +115,15 @@ export async function run(args: string[]): Promise<number> {
       throw error;
     }
     try {
-      const entities = await documents(values.entity ?? []);
+      const entities = (await entityDocumentsOrDemo(values.entity ?? [], loaded)).map(({ document }) => document);
       const { createStorageFromUrl } = await import('../../host/storage.ts');
       const { storage, label } = await createStorageFromUrl(url);
       try {
         const services = entities.map((entity) => createGovernedService({ entity: entity as never, storage, ...policy }));
         await storage.migrate(services.map((service) => service.model));
-        const report = await purgeHistory({
+        const report = await purgeHistoryAsOperator({
           resources: services,
-          actor: { operator: 'cellgate-cli' },
+          operator: 'cellgate-cli',
           ...(values.tenant === undefined ? {} : { tenantId: values.tenant }),
           dryRun: values['dry-run'] === true,
         });

@@ -6,7 +6,7 @@
  */
 import { defineEntity } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
-import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
+import { UsageError, numberFlag, parseCommandArgs, runCommand } from '../args.ts';
 import { entityDocuments, loadConfig, type NamedDocument } from '../config.ts';
 import { parseFramework, runFrameworkHost } from './serve-framework.ts';
 import { missingDriver } from './storage-hints.ts';
@@ -58,7 +58,13 @@ export async function run(args: string[]): Promise<number> {
     const config = loaded?.config ?? {};
     const framework = parseFramework(values.framework ?? config.framework);
     const entities = checkedDocuments(await entityDocuments(values.entity ?? [], loaded));
-    const port = values.port ?? config.port?.toString();
+    // Checked here, as every flag is, so a bad port is a usage error (exit 2), not a failed start.
+    const port = numberFlag(values.port === undefined ? 'PORT' : '--port', values.port ?? config.port?.toString() ?? (process.env.PORT?.trim() || undefined), {
+      min: 0,
+      max: 65_535,
+      integer: true,
+      unit: 'the listen port; 0: any free port',
+    })?.toString();
     const host = values.host ?? config.host;
     const databaseUrl = values['database-url'] ?? config.storage;
     const env = {

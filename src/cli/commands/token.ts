@@ -4,6 +4,7 @@
  */
 import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
 import { MIN_SECRET_BYTES, signDevToken } from '../../governed/auth/index.ts';
+import { MAX_DEV_TOKEN_LIFETIME_SECONDS } from '../../limits.ts';
 
 const help = `Usage: cellgate token --tenant <uuid> [options]
 
@@ -20,7 +21,7 @@ Options:
   --plan <name>                the tenant's plan
   --issuer <iss>               iss claim (default: CELLGATE_JWT_ISSUER when set)
   --audience <aud>             aud claim (default: CELLGATE_JWT_AUDIENCE when set)
-  --expires <duration>         lifetime, e.g. 15m, 1h, 7d (default 1h)
+  --expires <duration>         lifetime, e.g. 15m, 1h, 7d (default 1h; at most ${MAX_DEV_TOKEN_LIFETIME_SECONDS / 86_400}d)
   -h, --help                   show this help
 
 Example:
@@ -31,6 +32,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function uuidArg(name: string, value: string): string {
   if (!UUID.test(value)) throw new UsageError(`--${name} must be a UUID, got "${value}"`);
   return value.toLowerCase();
+}
+
+const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+const DURATION = /^(\d{1,12})\s*(s|sec|secs|m|min|mins|h|hr|hrs|d|day|days|w|week|weeks)$/i;
+
+/** `--expires` in seconds: a whole number and a unit, from 1 second to {@link MAX_DEV_TOKEN_LIFETIME_SECONDS}. */
+function lifetimeArg(value: string): number {
+  const match = DURATION.exec(value.slice(0, 40).trim());
+  const seconds = match === null ? Number.NaN : Number(match[1]) * UNIT_SECONDS[match[2]!.charAt(0).toLowerCase()]!;
+  if (!(seconds >= 1 && seconds <= MAX_DEV_TOKEN_LIFETIME_SECONDS)) {
+    throw new UsageError(
+      `--expires must be a duration from 1s to ${MAX_DEV_TOKEN_LIFETIME_SECONDS / 86_400}d such as 15m, 1h or 7d, got "${value.slice(0, 40)}"`,
+    );
+  }
+  return seconds;
 }
 
 function workspaceArg(value: string): [string, string[]] {
@@ -63,10 +79,7 @@ export async function run(args: string[]): Promise<number> {
     if (values.tenant === undefined) throw new UsageError('--tenant <uuid> is required (see --help)');
     const actorType = values['actor-type'] ?? 'user';
     if (actorType !== 'user' && actorType !== 'service') throw new UsageError('--actor-type must be user or service');
-    const expires = values.expires ?? '1h';
-    if (!/^\d+\s*(s|sec|secs|m|min|mins|h|hr|hrs|d|day|days|w|week|weeks)$/i.test(expires)) {
-      throw new UsageError(`--expires must be a duration such as 15m, 1h or 7d, got "${expires}"`);
-    }
+    const expires = lifetimeArg(values.expires ?? '1h');
     const issuer = values.issuer ?? process.env.CELLGATE_JWT_ISSUER;
     const audience = values.audience ?? process.env.CELLGATE_JWT_AUDIENCE;
     const token = await signDevToken({

@@ -3,6 +3,7 @@
  * and immutability per tenant (the `audit` options) and the soft-delete purge period.
  */
 import { ConfigurationError } from '../../errors.ts';
+import { MAX_LIFECYCLE_DAYS } from '../../limits.ts';
 import type { GovernedServiceOptions, TenantDays, TenantSwitch } from '../service-types.ts';
 
 /** Per-tenant answers of a resource's lifecycle options. */
@@ -15,11 +16,14 @@ export interface LifecyclePolicy {
   purgeDeletedAfterDays(tenantId: string): number | undefined;
 }
 
-/** A positive day count, or undefined; anything else a function returns is a configuration error. */
+/**
+ * A positive day count up to {@link MAX_LIFECYCLE_DAYS}, or undefined; anything else a function
+ * returns is a configuration error (a longer period has no representable cut-off date).
+ */
 function checkedDays(path: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    throw new ConfigurationError(path, `must be a positive number of days (or undefined: unlimited), got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_LIFECYCLE_DAYS)
+    throw new ConfigurationError(path, `must be a positive number of days up to ${MAX_LIFECYCLE_DAYS} (or undefined: unlimited), got ${String(value)}`);
   return value;
 }
 
