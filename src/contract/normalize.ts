@@ -5,7 +5,7 @@
  */
 import type { CellManifest, ValidationIssue } from './schema/index.ts';
 import { checkManifest } from './validate/index.ts';
-import { validationResult } from './validate/bounds.ts';
+import { validationResult } from '../validation/bounds.ts';
 
 /** The manifest with every optional collection present, `spec` keys in schema order. */
 function fillCollections(manifest: CellManifest): CellManifest {

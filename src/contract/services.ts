@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { FieldIssue } from '../errors.ts';
 import { MAX_JSON_DEPTH } from '../limits.ts';
 import { CellManifestSchema, type CellManifest } from './schema/index.ts';
-import { requestValidationError, withinBoundsByLength } from './validate/bounds.ts';
+import { requestValidationError, withinBoundsByLength } from '../validation/bounds.ts';
 import { parseOptions } from './schema/messages.ts';
 import { compileQuickCheck, type QuickCheck } from './schema/quick-check.ts';
 import type { ContractContext } from './context.ts';
@@ -36,7 +36,7 @@ import {
   suggestPages as suggestPagesCore,
   suggestRelations as suggestRelationsCore,
 } from './guidance/index.ts';
-import type { NormalizeResult, ValidationResult } from './schema/results.ts';
+import type { NormalizeResult, ValidationResult } from '../validation/results.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Request schemas of the validation endpoints (the guidance ones come from ./guidance).

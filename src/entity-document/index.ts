@@ -3,12 +3,12 @@
  * model a driver receives (docs/decisions/B01.md, docs/decisions/B02.md).
  */
 import { ConfigurationError } from '../errors.ts';
-import type { ValidationIssue, ValidationResult } from '../contract/schema/results.ts';
+import type { ValidationIssue, ValidationResult } from '../validation/results.ts';
 import type { EntityStorageModel, StorageField } from '../storage/types.ts';
 import { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 import { toValidationIssues } from './issues.ts';
-import { documentBoundsIssue, validationResult } from '../contract/validate/bounds.ts';
-import { installIssueBudget, issueBudget } from '../contract/schema/issue-budget.ts';
+import { documentBoundsIssue, validationResult } from '../validation/bounds.ts';
+import { installIssueBudget, issueBudget } from '../validation/issue-budget.ts';
 import { checkEntityRules } from './rules.ts';
 import type { EntityDefinition, EntityDocumentShape, EntityTypesOf, WidenedEntityDocument } from './record-type.ts';
 import { EntityDocumentSchema, type EntityDefinitionDocument } from './schema.ts';

@@ -1,6 +1,6 @@
 /** Turns zod issues into the project's stable `{ field, message }` pairs (docs/decisions/A02.md, docs/decisions/A03.md). */
 import type { z } from 'zod';
-import type { ValidationIssue } from '../contract/schema/results.ts';
+import type { ValidationIssue } from '../validation/results.ts';
 
 /** Dot path with numeric indexes; `root` for the whole document. */
 export function issuePath(path: readonly PropertyKey[]): string {

@@ -13,8 +13,12 @@ export function camelToSnake(name: string): string {
   return name.replace(/[A-Z]/g, (char) => `_${char.toLowerCase()}`);
 }
 
-// Irregular nouns a business entity name plausibly ends with; the rules below cover the rest.
-const IRREGULAR: Record<string, string> = {
+/**
+ * Irregular nouns a business entity name or a guidance goal plausibly uses; the rules of
+ * {@link pluralize} cover the rest. The one table of the package (resource paths and generated
+ * titles agree: `leaf` → `leaves` in both).
+ */
+export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
   person: 'people',
   child: 'children',
   man: 'men',
@@ -33,15 +37,37 @@ const IRREGULAR: Record<string, string> = {
   half: 'halves',
   shelf: 'shelves',
   thief: 'thieves',
+  wolf: 'wolves',
+  // Regular by the rules below, listed so that guidance's plural folding finds their singulars.
+  analysis: 'analyses',
+  hero: 'heroes',
+  potato: 'potatoes',
+  tomato: 'tomatoes',
+  echo: 'echoes',
 };
-// Nouns whose plural is the word itself.
-const UNCOUNTABLE = new Set(['series', 'species', 'news', 'equipment', 'information', 'metadata', 'feedback', 'sheep', 'fish', 'data']);
+
+/** Nouns whose plural is the word itself. */
+export const UNCOUNTABLE_NOUNS: ReadonlySet<string> = new Set([
+  'series',
+  'species',
+  'news',
+  'equipment',
+  'information',
+  'metadata',
+  'feedback',
+  'sheep',
+  'fish',
+  'data',
+  'money',
+  'staff',
+  'software',
+]);
 
 /** English plural of one lower-case word: `category` → `categories`, `address` → `addresses`, `person` → `people`. */
 export function pluralize(word: string): string {
-  const irregular = IRREGULAR[word];
+  const irregular = Object.hasOwn(IRREGULAR_PLURALS, word) ? IRREGULAR_PLURALS[word] : undefined;
   if (irregular !== undefined) return irregular;
-  if (UNCOUNTABLE.has(word)) return word;
+  if (UNCOUNTABLE_NOUNS.has(word)) return word;
   if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
   if (/(analy|ba|diagno|parenthe|synop|the)sis$/.test(word)) return `${word.slice(0, -2)}es`;
   if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`;

@@ -2,7 +2,7 @@
  * Cross-field rules of the entity definition document that a structural schema cannot express:
  * field names, base fields by scope, descriptor coherence, and the data block.
  */
-import type { ValidationIssue } from '../contract/schema/results.ts';
+import type { ValidationIssue } from '../validation/results.ts';
 import { BASE_FIELDS, forbiddenBaseFields, isBaseField } from './base-fields.ts';
 import { SNAKE_CASE, type EntityDefinitionDocument, type EntityFilterOperator, type FieldDescriptor } from './schema.ts';
 

@@ -4,13 +4,16 @@
  * schema for validation, types and JSON Schema; cross-field rules live in `rules.ts`.
  */
 import { z } from 'zod';
-import { list } from '../contract/schema/common.ts';
+import { list } from '../validation/list.ts';
 
 /** Filter operators a data block may declare (docs/contract-conventions.md#standalone-entity-definition-document data block). */
 export const FILTER_OPERATORS = ['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt'] as const;
 
-/** Field types of a descriptor. */
-export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array'] as const;
+/**
+ * JSON value types of a standalone document's field descriptor. Not the manifest's eight UI field
+ * types (`MANIFEST_FIELD_TYPES` in the contract schema): the two documents type fields differently.
+ */
+export const DOCUMENT_VALUE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array'] as const;
 
 /** String formats of a descriptor. */
 export const FIELD_FORMATS = ['uuid', 'date-time', 'email', 'url'] as const;
@@ -31,7 +34,7 @@ const roleList = list(z.string().min(1, { error: 'Must not be empty' })).describ
  */
 export const FieldDescriptorSchema = z
   .strictObject({
-    type: z.enum(FIELD_TYPES).describe('JSON type of the value.'),
+    type: z.enum(DOCUMENT_VALUE_TYPES).describe('JSON type of the value.'),
     format: z.enum(FIELD_FORMATS).optional().describe('String format; only on `type: "string"`. `date-time` values are normalised to ISO 8601 UTC.'),
     description: z.string().optional(),
     nullable: z.boolean().default(false).describe('The value may be null.'),

@@ -56,6 +56,18 @@ const probes: Record<string, Line[]> = {
     ['../../../examples/hono-host/main.ts', true],
     ['../../http/index.ts', false],
   ],
+  // The shared modules import neither half.
+  'src/entity-document': [
+    ['../contract/schema/common.ts', true],
+    ['../governed/index.ts', true, 'dynamic'],
+    ['../validation/list.ts', false],
+    ['../../examples/reference-host/main.ts', true],
+  ],
+  'src/validation': [
+    ['../contract/schema/results.ts', true],
+    ['../governed', true, 'export'],
+    ['../limits.ts', false],
+  ],
   'src/contract': [
     ['../governed/index.ts', true],
     ['../entity-document/index.ts', false],

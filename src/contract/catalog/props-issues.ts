@@ -3,7 +3,7 @@
  * map (docs/decisions/A02.md) so a props check reads like every other validation answer.
  */
 import type { z } from 'zod';
-import type { ValidationIssue } from '../schema/results.ts';
+import type { ValidationIssue } from '../../validation/results.ts';
 
 export { parseOptions } from '../schema/messages.ts';
 

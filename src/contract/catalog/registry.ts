@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { CellgateError, ConfigurationError, validationError } from '../../errors.ts';
 import { structuralPath } from '../schema/messages.ts';
-import type { ValidationResult } from '../schema/results.ts';
-import { documentBoundsIssue, requestValidationError, validationResult } from '../validate/bounds.ts';
+import type { ValidationResult } from '../../validation/results.ts';
+import { documentBoundsIssue, requestValidationError, validationResult } from '../../validation/bounds.ts';
 import { corePrimitives, type CorePrimitive } from './core/index.ts';
 import { loadCustomPrimitive, type CustomPrimitive } from './custom-primitive.ts';
 import { emptyProjectConfig, type ProjectConfig } from './project-config.ts';

@@ -3,7 +3,7 @@
  * schema context. An ordered pattern table is matched against the error's field and message; the
  * patterns follow the wording of our own validators (schema/messages.ts and validate/rules).
  */
-import type { ValidationIssue } from '../schema/results.ts';
+import type { ValidationIssue } from '../../validation/results.ts';
 import type { ErrorExplanation } from './schemas.ts';
 
 /** MCP tools an explanation may point to (a subset of the 19). */

@@ -1,48 +1,14 @@
 /**
  * English word handling for guidance: real plurals for generated titles and paths (docs/decisions/A15.md)
  * and plural folding for whole-word goal matching (A14). Deliberately small: regular rules plus
- * the irregular nouns business entities actually use.
+ * the irregular nouns business entities actually use. Plurals come from the entity-document naming
+ * module, so generated titles and governed resource paths pluralise alike.
  */
+import { IRREGULAR_PLURALS, pluralize, UNCOUNTABLE_NOUNS } from '../../entity-document/naming.ts';
 
-const IRREGULAR: Record<string, string> = {
-  person: 'people',
-  man: 'men',
-  woman: 'women',
-  child: 'children',
-  foot: 'feet',
-  tooth: 'teeth',
-  mouse: 'mice',
-  goose: 'geese',
-  criterion: 'criteria',
-  analysis: 'analyses',
-  life: 'lives',
-  knife: 'knives',
-  wife: 'wives',
-  half: 'halves',
-  shelf: 'shelves',
-  wolf: 'wolves',
-  thief: 'thieves',
-  hero: 'heroes',
-  potato: 'potatoes',
-  tomato: 'tomatoes',
-  echo: 'echoes',
-};
-const SINGULAR_OF: Record<string, string> = Object.fromEntries(Object.entries(IRREGULAR).map(([one, many]) => [many, one]));
+export { pluralize };
 
-/** Nouns with no distinct plural. */
-const UNCOUNTABLE = new Set(['data', 'metadata', 'equipment', 'information', 'money', 'news', 'series', 'species', 'staff', 'feedback', 'software']);
-
-const VOWEL = /[aeiou]/;
-
-/** The plural of one lower-case English noun: `category` → `categories`, `status` → `statuses`. */
-export function pluralize(word: string): string {
-  if (UNCOUNTABLE.has(word)) return word;
-  const irregular = IRREGULAR[word];
-  if (irregular) return irregular;
-  if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`;
-  if (word.endsWith('y') && word.length > 1 && !VOWEL.test(word.at(-2)!)) return `${word.slice(0, -1)}ies`;
-  return `${word}s`;
-}
+const SINGULAR_OF: Record<string, string> = Object.fromEntries(Object.entries(IRREGULAR_PLURALS).map(([one, many]) => [many, one]));
 
 /**
  * Folds a lower-case word to a comparison key shared by its singular and plural
@@ -50,9 +16,9 @@ export function pluralize(word: string): string {
  * `warehous`). Not always a real word; both sides of a comparison are folded.
  */
 export function foldWord(word: string): string {
-  const irregular = SINGULAR_OF[word];
+  const irregular = Object.hasOwn(SINGULAR_OF, word) ? SINGULAR_OF[word] : undefined;
   if (irregular) return irregular;
-  if (UNCOUNTABLE.has(word) || word.length <= 3) return word;
+  if (UNCOUNTABLE_NOUNS.has(word) || word.length <= 3) return word;
   if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(s|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
   if (/(s|x|z|ch|sh)e$/.test(word)) return word.slice(0, -1);

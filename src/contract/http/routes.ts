@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import * as services from '../services.ts';
 import type { RouteDefinition } from './route.ts';
-import { NormalizeResultSchema, ValidationResultSchema, validationResultText } from '../schema/results.ts';
+import { NormalizeResultSchema, ValidationResultSchema, validationResultText } from '../../validation/results.ts';
 import {
   CapabilitySchemaDescriptionSchema,
   EntitySchemaDescriptionSchema,

@@ -5,7 +5,7 @@
  */
 import type { ContractContext } from '../context.ts';
 import { describeEntitySchema, describeManifestSchema, describePageSchema } from '../describe/index.ts';
-import { FIELD_TYPES, FieldDefinitionSchema, FieldDisplaySchema } from '../schema/field.ts';
+import { MANIFEST_FIELD_TYPES, FieldDefinitionSchema, FieldDisplaySchema } from '../schema/field.ts';
 import { CORE_CATEGORIES, PRIMITIVE_CATEGORIES } from '../catalog/schemas.ts';
 
 /** One documentation resource. */
@@ -91,7 +91,7 @@ function fieldTypes(): string {
   return [
     '# Field types',
     '',
-    `An entity field has a \`type\`, one of: ${FIELD_TYPES.map((t) => `\`${t}\``).join(', ')}.`,
+    `An entity field has a \`type\`, one of: ${MANIFEST_FIELD_TYPES.map((t) => `\`${t}\``).join(', ')}.`,
     '',
     '- `enum` fields list their allowed values in `enumValues` (non-empty).',
     '- `object` fields nest their own `fields` (at most 3 levels deep).',

@@ -3,7 +3,8 @@
  * schema descriptions (`GET /api/schemas/*`) print for a member (`string (snake_case)`).
  */
 import { z } from 'zod';
-import { MAX_CONTRACT_LIST_ITEMS } from '../../limits.ts';
+
+export { list } from '../../validation/list.ts';
 
 /** The contract literal of `apiVersion` and of every schema description's `version`. */
 export const CONTRACT_VERSION = 'platform/v1alpha1';
@@ -22,12 +23,6 @@ export function labelled<T extends z.ZodType>(schema: T, label: string): T {
   typeLabels.add(schema, { label });
   return schema;
 }
-
-/**
- * A list of a contract document, at most {@link MAX_CONTRACT_LIST_ITEMS} long. Every array of the
- * contract schemas is one, so a longer list is refused at its path before its items are checked.
- */
-export const list = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_CONTRACT_LIST_ITEMS);
 
 /** A non-empty string. */
 export const nonEmptyString = () => z.string().min(1);

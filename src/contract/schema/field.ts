@@ -2,11 +2,13 @@
 import { z } from 'zod';
 import { list, nonEmptyString, snakeKey } from './common.ts';
 
-/** The eight field types. */
-export const FIELD_TYPES = ['string', 'text', 'number', 'boolean', 'date', 'datetime', 'enum', 'object'] as const;
+/** The eight field types of a manifest's entity fields (a standalone document types values as JSON: `DOCUMENT_VALUE_TYPES`). */
+export const MANIFEST_FIELD_TYPES = ['string', 'text', 'number', 'boolean', 'date', 'datetime', 'enum', 'object'] as const;
 
 /** A field type. */
-export const FieldTypeSchema = z.enum(FIELD_TYPES).meta({ id: 'FieldType', description: 'string, text, number, boolean, date, datetime, enum or object.' });
+export const FieldTypeSchema = z
+  .enum(MANIFEST_FIELD_TYPES)
+  .meta({ id: 'FieldType', description: 'string, text, number, boolean, date, datetime, enum or object.' });
 
 /** How a value is displayed. */
 export const FieldDisplaySchema = z
@@ -105,4 +107,4 @@ export const FieldDefinitionSchema = z
 /** Inferred type of a field. */
 export type FieldDefinition = z.infer<typeof FieldDefinitionSchema>;
 /** A field type name. */
-export type FieldType = (typeof FIELD_TYPES)[number];
+export type FieldType = (typeof MANIFEST_FIELD_TYPES)[number];

@@ -14,4 +14,4 @@ export * from './relation.ts';
 export * from './computed.ts';
 export * from './entity-blocks.ts';
 export * from './capability.ts';
-export * from './results.ts';
+export * from '../../validation/results.ts';

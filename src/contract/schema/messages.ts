@@ -5,8 +5,8 @@
  * messages (`.regex(re, { error })`) still win, so the few custom sentences live beside their rule.
  */
 import type { z } from 'zod';
-import type { ValidationIssue } from './results.ts';
-import { issueBudget } from './issue-budget.ts';
+import type { ValidationIssue } from '../../validation/results.ts';
+import { issueBudget } from '../../validation/issue-budget.ts';
 
 type Issue = z.core.$ZodRawIssue;
 

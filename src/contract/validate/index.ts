@@ -14,10 +14,10 @@ import {
 } from '../schema/index.ts';
 import { parseOptions, toValidationIssues } from '../schema/messages.ts';
 import { compileQuickCheck, type QuickCheck } from '../schema/quick-check.ts';
-import { installIssueBudget } from '../schema/issue-budget.ts';
+import { installIssueBudget } from '../../validation/issue-budget.ts';
 import { entityGroup, ruleGroups, allRules } from './rules/index.ts';
 import { entityAt, manifestTargets, pageAt, runRules } from './run-rules.ts';
-import { documentBoundsIssue, validationResult } from './bounds.ts';
+import { documentBoundsIssue, validationResult } from '../../validation/bounds.ts';
 
 // Parses below stop collecting issues soon after a result could list them all.
 for (const schema of [CellManifestSchema, EntityDefinitionSchema, PageDefinitionSchema]) installIssueBudget(schema);

@@ -16,8 +16,8 @@ import {
   CellManifestSchema,
 } from 'cellgate';
 import { validateManifest as validateRequest, validatePrimitiveProps } from '../../../src/contract/services.ts';
-import { withinBoundsByLength } from '../../../src/contract/validate/bounds.ts';
-import { validationResultText, type ValidationResult } from '../../../src/contract/schema/results.ts';
+import { withinBoundsByLength } from '../../../src/validation/bounds.ts';
+import { validationResultText, type ValidationResult } from '../../../src/validation/results.ts';
 import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../../src/limits.ts';
 import { crmManifest } from './validate-fixtures.ts';
 import { contractErrorMap, toValidationIssues } from '../../../src/contract/schema/messages.ts';

@@ -16,6 +16,7 @@ import {
   suggestRelations,
 } from '../../../src/contract/guidance/index.ts';
 import { getExample, validateManifest, validatePage, type ValidationIssue } from 'cellgate';
+import { resourcePathName } from '../../../src/entity-document/naming.ts';
 
 const NO_MATCH = { matchedDomain: null, suggestedEntities: [], suggestedPages: [], suggestedRelations: [], suggestedNavigation: { items: [] } };
 
@@ -160,8 +161,14 @@ describe('suggestPages', () => {
     ['hero', 'heroes'],
     ['staff', 'staff'],
     ['analysis', 'analyses'],
-  ])('pluralizes %s as %s', (word, plural) => {
+    ['leaf', 'leaves'],
+    ['wolf', 'wolves'],
+    ['diagnosis', 'diagnoses'],
+    ['cargo', 'cargoes'],
+  ])('pluralizes %s as %s, as governed resource paths do', (word, plural) => {
     expect(pluralize(word)).toBe(plural);
+    // One plural rule in the package: a generated page path and a governed resource path agree.
+    expect(resourcePathName(word[0]!.toUpperCase() + word.slice(1))).toBe(plural);
   });
 
   it('builds pages that each validate, and a manifest around them that validates', () => {

@@ -16,7 +16,7 @@ import {
 } from 'cellgate';
 import { parseOptions, toValidationIssues } from '../../../src/contract/schema/messages.ts';
 import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
-import { documentBoundsIssue, validationResult } from '../../../src/contract/validate/bounds.ts';
+import { documentBoundsIssue, validationResult } from '../../../src/validation/bounds.ts';
 import { allRules } from '../../../src/contract/validate/rules/index.ts';
 import { manifestTargets, runRules } from '../../../src/contract/validate/run-rules.ts';
 import { crmManifest } from './validate-fixtures.ts';

@@ -7,7 +7,7 @@ import {
   ScaffoldResultSchema,
   ValidatePropsRequestSchema,
 } from '../../catalog/schemas.ts';
-import { ValidationResultSchema } from '../../schema/results.ts';
+import { ValidationResultSchema } from '../../../validation/results.ts';
 import { bullets, defineTool } from '../tool.ts';
 
 /** The 3 primitive tools, in docs/contract-conventions.md order. */

@@ -1,6 +1,6 @@
 /** Validation tools: structural + semantic checks and normalization (REST `POST /api/validate/*`). */
 import * as services from '../../services.ts';
-import { NormalizeResultSchema, ValidationResultSchema, type ValidationIssue } from '../../schema/results.ts';
+import { NormalizeResultSchema, ValidationResultSchema, type ValidationIssue } from '../../../validation/results.ts';
 import { bullets, defineTool, type ToolAnswer } from '../tool.ts';
 
 const NEXT_ON_ERRORS = 'Call explain_validation_errors with these errors for fixes, then validate again.';

@@ -12,7 +12,7 @@
  * switch needs the {@link issueBudget} parse option.
  */
 import type { z } from 'zod';
-import { MAX_REPORTED_ISSUES } from '../../limits.ts';
+import { MAX_REPORTED_ISSUES } from '../limits.ts';
 
 /** The parse-context member that turns the budget on (zod hands unknown members down unchanged). */
 const BUDGET = 'cellgateIssueBudget';

@@ -4,10 +4,10 @@
  * {@link MAX_REPORTED_ISSUES} issues (the rest are counted in `errorsOmitted`). So the work and
  * the answer stay small whatever a client sends, and nothing overflows the stack.
  */
-import { CellgateError, type FieldIssue } from '../../errors.ts';
-import { clipErrorText } from '../../error-text.ts';
-import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_ERROR_TEXT_LENGTH, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../../limits.ts';
-import type { ValidationIssue, ValidationResult } from '../schema/results.ts';
+import { CellgateError, type FieldIssue } from '../errors.ts';
+import { clipErrorText } from '../error-text.ts';
+import { MAX_CONTRACT_DOCUMENT_VALUES, MAX_ERROR_TEXT_LENGTH, MAX_JSON_DEPTH, MAX_REPORTED_ISSUES } from '../limits.ts';
+import type { ValidationIssue, ValidationResult } from './results.ts';
 
 const tooDeep: ValidationIssue = { field: 'root', message: `Document is nested deeper than ${MAX_JSON_DEPTH} levels` };
 const tooManyValues: ValidationIssue = {
