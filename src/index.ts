@@ -72,8 +72,9 @@ export * from './governed/index.ts';
 export * from './governed/events/index.ts';
 export {
   purgeHistory,
+  purgeHistoryAsOperator,
+  type OperatorPurgeOptions,
   type PurgeHistoryOptions,
-  type PurgeOperator,
   type PurgeReport,
   type RetentionCounts,
   type TenantPurgeReport,

@@ -271,6 +271,9 @@ export const PURGE_BATCH_SIZE = 1_000;
 /** Largest `batchSize` of `purgeHistory`: bounds each maintenance transaction and its statements' parameter lists. */
 export const MAX_PURGE_BATCH = 5_000;
 
+/** Longest operator name of `purgeHistoryAsOperator`: it is recorded as the actor id of every record the job writes. */
+export const MAX_OPERATOR_NAME_LENGTH = 200;
+
 /** Tenants an operator's purge run reads per page when it walks every tenant with history. */
 export const PURGE_TENANT_PAGE = 100;
 

@@ -8,7 +8,7 @@
  * - `CELLGATE_PURGE_DELETED_AFTER_DAYS`: days after a soft delete a record is purged (unset: never).
  * - `CELLGATE_PURGE_INTERVAL_MS`: run the purge every so many milliseconds (unset or 0: off).
  */
-import { ConfigurationError, purgeHistory, type AuditOptions, type GovernedApi, type PurgeReport } from 'cellgate';
+import { ConfigurationError, purgeHistoryAsOperator, type AuditOptions, type GovernedApi, type PurgeReport } from 'cellgate';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -74,7 +74,7 @@ export function schedulePurge(api: GovernedApi, env: Env, log: PurgeLog = defaul
   let running: Promise<void> | undefined;
   const tick = () => {
     if (running !== undefined) return;
-    running = purgeHistory({ api, actor: { operator: 'reference-host' } })
+    running = purgeHistoryAsOperator({ api, operator: 'reference-host' })
       .then((report) => {
         if (
           report.tenants.some(

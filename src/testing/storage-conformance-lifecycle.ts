@@ -8,7 +8,7 @@
 import { beforeAll, expect } from 'vitest';
 import { defineEntity } from '../entity-document/index.ts';
 import { CellgateError } from '../errors.ts';
-import { purgeHistory, type PurgeHistoryOptions } from '../governed/lifecycle/purge-history.ts';
+import { purgeHistory, purgeHistoryAsOperator, type PurgeHistoryOptions } from '../governed/lifecycle/purge-history.ts';
 import { createGovernedService, type Actor, type GovernedContext, type GovernedService, type GovernedServiceOptions } from '../governed/service.ts';
 import type { AuditRecord, StorageDriver, StoredEvent } from '../storage/types.ts';
 import { describe, it } from './storage-conformance-select.ts';
@@ -234,8 +234,12 @@ export function lifecycleConformanceCases(driver: Current): void {
       const created = await locked.create(ctx, { title: 'x', amount: 1 });
       await locked.delete(ctx, created.data.id, { expectedVersion: 1 });
       const later = new Date(Date.now() + 10 * DAY_MS);
-      for (const actor of [ctx.actor, { operator: 'conformance' }]) {
-        const error = await purge(locked, { actor, tenantId, now: later }).catch((caught: unknown) => caught);
+      const runs = [
+        () => purge(locked, { actor: ctx.actor, tenantId, now: later }),
+        () => purgeHistoryAsOperator({ resources: [locked], operator: 'conformance', tenantId, now: later }),
+      ];
+      for (const run of runs) {
+        const error = await run().catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(CellgateError);
         expect((error as CellgateError).code).toBe('AUDIT_IMMUTABLE');
         expect((error as CellgateError).status).toBe(409);

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CellgateError, createGovernedApi, purgeHistory, type Actor, type GovernedApi } from 'cellgate';
+import { CellgateError, claimsToActor, createGovernedApi, purgeHistory, purgeHistoryAsOperator, type Actor, type GovernedApi } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
-import { cast, customer, demoEntity, expectError, ids, paths, SECRET, send, serve } from '../governed/support.ts';
+import { cast, customer, demoEntity, expectError, ids, mint, paths, SECRET, send, serve } from '../governed/support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cellgate-purge-http-'));
 const storage = sqliteStorage({ filename: join(dir, 'app.db') });
@@ -86,5 +86,61 @@ describe('purge seen over HTTP', () => {
 
     const workspaceAdmin: Actor = { ...admin, roles: [], workspaces: { [ids.ws]: ['admin'] } };
     await expect(purgeHistory({ api, actor: workspaceAdmin })).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+  });
+
+  it('an actor resolved from a token carrying an "operator" claim is an actor: admin checked, its own tenant only', async () => {
+    // A careless resolveActor that keeps every claim on the actor, as hosts do to carry extras.
+    const resolved: Actor[] = [];
+    const careless = createGovernedApi({
+      storage,
+      auth: {
+        secret: SECRET,
+        resolveActor: (claims) => {
+          const actor = { ...claims, ...(claimsToActor(claims) as Actor) };
+          resolved.push(actor);
+          return actor;
+        },
+      },
+      resources: [demoEntity('customer')] as never[],
+      audit: { retentionDays: 1 },
+      purgeDeletedAfterDays: 1,
+    });
+    const host = await serve(careless);
+    try {
+      // The victim: a soft-deleted record of another tenant, past its purge period in two days.
+      const victim = await send(server.url, 'POST', paths.customers(), { token: tokens.admin, body: customer({ name: 'Keep Me' }) });
+      const victimId = victim.body.data.id as string;
+      expect((await send(server.url, 'DELETE', `${paths.customers()}/${victimId}?expectedVersion=1`, { token: tokens.admin })).status).toBe(200);
+
+      const ownTenant = crypto.randomUUID();
+      const claimed = async (roles: string[]) => {
+        const token = await mint({ tenant: ownTenant, sub: crypto.randomUUID(), roles, extra: { operator: 'x' } });
+        expect((await send(host.url, 'GET', paths.customers(), { token })).status).toBe(200);
+        const actor = resolved.at(-1)!;
+        expect(actor).toMatchObject({ operator: 'x', tenantId: ownTenant });
+        return actor;
+      };
+      const later = new Date(Date.now() + 2 * DAY_MS);
+      const admin = await claimed(['admin']);
+      // Before: the claim made it an operator, which purged the named tenant, or walked every tenant.
+      await expect(purgeHistory({ api: careless, actor: admin, tenantId: ids.tenant, now: later })).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+      const own = await purgeHistory({ api: careless, actor: admin, now: later });
+      expect(own.tenants.map((tenant) => tenant.tenantId)).toEqual([ownTenant]);
+      const viewer = await claimed(['viewer']);
+      await expect(purgeHistory({ api: careless, actor: viewer, now: later })).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+      // The victim's record is still there to be purged, by its own tenant's admin or an operator.
+      const deleted = await send(server.url, 'GET', `${paths.customers()}/${victimId}?includeDeleted=true`, { token: tokens.admin });
+      expect(deleted.status).toBe(200);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('the operator run is its own function: it names any tenant, and refuses a nameless operator', async () => {
+    const report = await purgeHistoryAsOperator({ api, operator: 'nightly', tenantId: ids.tenant, dryRun: true });
+    expect(report.tenants.map((tenant) => tenant.tenantId)).toEqual([ids.tenant]);
+    await expect(purgeHistoryAsOperator({ api, operator: ' ' })).rejects.toThrow(/operator/);
+    // An untyped caller passing the old operator object as the actor gets a clear configuration error.
+    await expect(purgeHistory({ api, actor: { operator: 'x' } as never })).rejects.toThrow(/purgeHistoryAsOperator/);
   });
 });

@@ -4,10 +4,11 @@
  * transaction per batch: retention removes audit records, version states and delivered outbox
  * events older than the tenant's period (one `audit.purged` record per batch says what went);
  * the purge removes soft-deleted records past their period (an `entity.purged` audit record
- * without values and an `entity.purged` event each).
+ * without values and an `entity.purged` event each). `purgeHistory` runs for an actor (its own
+ * tenant); `purgeHistoryAsOperator` is the separate entry point for code that holds the database.
  */
 import { CellgateError, ConfigurationError } from '../../errors.ts';
-import { MAX_PURGE_BATCH, PURGE_BATCH_SIZE, PURGE_TENANT_PAGE } from '../../limits.ts';
+import { MAX_OPERATOR_NAME_LENGTH, MAX_PURGE_BATCH, PURGE_BATCH_SIZE, PURGE_TENANT_PAGE } from '../../limits.ts';
 import type { AuditRecord, MaintenanceSession, RemovedRange, StorageDriver, StoredRecord } from '../../storage/types.ts';
 import { accessLevel } from '../access.ts';
 import type { GovernedResource } from '../create-governed-resource.ts';
@@ -17,25 +18,12 @@ import type { ServiceContext } from '../service-context.ts';
 import type { GovernedService } from '../service-types.ts';
 import type { Actor } from '../types.ts';
 
-/**
- * Someone with access to the database itself (the CLI, the host's schedule): admin by definition,
- * may name a tenant or walk every tenant. `operator` is recorded as the actor id.
- */
-export interface PurgeOperator {
-  operator: string;
-}
-
-/** Options of {@link purgeHistory}. */
-export interface PurgeHistoryOptions {
+/** What both kinds of run take: the policy's resources, the scope and the pace. */
+interface PurgeRunOptions {
   /** The governed API whose resources and policy the job applies (or give `resources`). */
   api?: GovernedApi;
   /** Resources or services instead of `api`; they must share one storage driver. */
   resources?: ReadonlyArray<GovernedResource | GovernedService>;
-  /**
-   * Who runs it. An {@link Actor} must be a tenant-wide admin of every resource and purges its
-   * own tenant only; an operator purges `tenantId`, or every tenant with history.
-   */
-  actor: Actor | PurgeOperator;
   /** Only this tenant (an operator's choice; an actor's tenant is always its own). */
   tenantId?: string;
   /** The job's clock, for periods. @default new Date() */
@@ -44,6 +32,22 @@ export interface PurgeHistoryOptions {
   dryRun?: boolean;
   /** Rows per statement (and records per purge transaction). @default PURGE_BATCH_SIZE */
   batchSize?: number;
+}
+
+/** Options of {@link purgeHistory}: a run on behalf of an actor. */
+export interface PurgeHistoryOptions extends PurgeRunOptions {
+  /**
+   * Who runs it: a tenant-wide admin of every resource, who purges its own tenant only. Whatever
+   * else the actor object carries (a claim named `operator`, say) gives it no wider reach; an
+   * operator's run is {@link purgeHistoryAsOperator}.
+   */
+  actor: Actor;
+}
+
+/** Options of {@link purgeHistoryAsOperator}: a run by someone with the database in hand. */
+export interface OperatorPurgeOptions extends PurgeRunOptions {
+  /** The operator's name (the CLI's `cellgate-cli`, a scheduled job's), recorded as the actor id of what the job writes. */
+  operator: string;
 }
 
 /** What retention removed for one tenant. */
@@ -100,7 +104,7 @@ async function inMaintenance<T>(
   }
 }
 
-function contextsOf(options: PurgeHistoryOptions): ServiceContext[] {
+function contextsOf(options: PurgeRunOptions): ServiceContext[] {
   const entries = options.api !== undefined ? Object.values(options.api.resources) : (options.resources ?? []);
   if (entries.length === 0) throw new ConfigurationError('api', 'is required: the governed API (or resources) whose policy the purge applies');
   const contexts = entries.map((entry) => serviceContextOf('service' in entry ? entry.service : entry));
@@ -108,7 +112,8 @@ function contextsOf(options: PurgeHistoryOptions): ServiceContext[] {
   return contexts;
 }
 
-const isOperator = (actor: Actor | PurgeOperator): actor is PurgeOperator => typeof (actor as PurgeOperator).operator === 'string';
+/** Who runs the job: an actor (its own tenant, admin checked) or an operator (any tenant). */
+type Runs = { actor: Actor } | { operator: string };
 
 /** Only a tenant-wide admin of every resource may purge (workspace roles do not reach tenant history). */
 function authorizeActor(actor: Actor, contexts: readonly ServiceContext[]): void {
@@ -276,11 +281,11 @@ async function purgeDeleted(runner: Runner, ctx: ServiceContext, tenantId: strin
 }
 
 /** Tenants to work on: the actor's own, the named one, or every tenant with history (paged). */
-async function* tenantsOf(runner: Runner, options: PurgeHistoryOptions): AsyncGenerator<string> {
-  if (!isOperator(options.actor)) {
-    if (options.tenantId !== undefined && options.tenantId !== options.actor.tenantId)
+async function* tenantsOf(runner: Runner, options: PurgeRunOptions, runs: Runs): AsyncGenerator<string> {
+  if ('actor' in runs) {
+    if (options.tenantId !== undefined && options.tenantId !== runs.actor.tenantId)
       throw new CellgateError('FORBIDDEN', 'An actor may purge only its own tenant');
-    yield options.actor.tenantId;
+    yield runs.actor.tenantId;
     return;
   }
   if (options.tenantId !== undefined) {
@@ -297,34 +302,58 @@ async function* tenantsOf(runner: Runner, options: PurgeHistoryOptions): AsyncGe
 }
 
 /**
- * Applies retention and the soft-delete purge of the resources' policy. Bounded work per
- * transaction; loops until nothing is left. Throws 403 `FORBIDDEN` for an actor that is not a
- * tenant-wide admin of every resource, and 409 `AUDIT_IMMUTABLE` for a tenant whose history is
- * immutable (when it names one; an operator's run over every tenant skips those and reports them).
+ * Applies retention and the soft-delete purge of the resources' policy to the actor's own tenant.
+ * Bounded work per transaction; loops until nothing is left. Throws 403 `FORBIDDEN` for an actor
+ * that is not a tenant-wide admin of every resource or names another tenant, and 409
+ * `AUDIT_IMMUTABLE` for a tenant whose history is immutable.
  *
  * @example
- * const report = await purgeHistory({ api, actor: { operator: 'nightly-job' } });
- * for (const tenant of report.tenants) console.log(tenant.tenantId, tenant.retention, tenant.purged);
+ * const report = await purgeHistory({ api, actor: tenantAdmin });
+ * console.log(report.tenants[0]?.retention, report.tenants[0]?.purged);
  */
 export async function purgeHistory(options: PurgeHistoryOptions): Promise<PurgeReport> {
-  const contexts = contextsOf(options);
   const { actor } = options;
-  if (!isOperator(actor)) authorizeActor(actor, contexts);
+  if (typeof actor !== 'object' || actor === null || typeof actor.id !== 'string' || typeof actor.tenantId !== 'string')
+    throw new ConfigurationError('actor', 'must be an Actor (a tenant-wide admin); a run over any tenant is purgeHistoryAsOperator()');
+  const contexts = contextsOf(options);
+  authorizeActor(actor, contexts);
+  return run(options, contexts, { actor });
+}
+
+/**
+ * The same job run by an operator: someone with the database in hand (the `cellgate purge`
+ * command, a host's schedule), admin by definition. It purges `tenantId`, or walks every tenant
+ * with history, skipping and reporting immutable ones (naming an immutable tenant throws 409
+ * `AUDIT_IMMUTABLE`). A deliberate capability of code: no actor, token claim or request can turn
+ * a {@link purgeHistory} run into one of these (docs/lifecycle.md).
+ *
+ * @example
+ * const report = await purgeHistoryAsOperator({ api, operator: 'nightly-job' });
+ * for (const tenant of report.tenants) console.log(tenant.tenantId, tenant.retention, tenant.purged);
+ */
+export async function purgeHistoryAsOperator(options: OperatorPurgeOptions): Promise<PurgeReport> {
+  const { operator } = options;
+  if (typeof operator !== 'string' || operator.trim() === '' || operator.length > MAX_OPERATOR_NAME_LENGTH)
+    throw new ConfigurationError('operator', `must be a name of 1 to ${MAX_OPERATOR_NAME_LENGTH} characters`);
+  return run(options, contextsOf(options), { operator });
+}
+
+async function run(options: PurgeRunOptions, contexts: ServiceContext[], runs: Runs): Promise<PurgeReport> {
   const batch = options.batchSize ?? PURGE_BATCH_SIZE;
   if (!Number.isInteger(batch) || batch < 1 || batch > MAX_PURGE_BATCH)
     throw new ConfigurationError('batchSize', `must be an integer from 1 to ${MAX_PURGE_BATCH}`);
   const runner: Runner = {
     storage: contexts[0]!.storage,
     contexts,
-    actorId: isOperator(actor) ? actor.operator : actor.id,
-    actorType: isOperator(actor) ? 'service' : actor.type,
+    actorId: 'actor' in runs ? runs.actor.id : runs.operator,
+    actorType: 'actor' in runs ? runs.actor.type : 'service',
     now: (options.now ?? new Date()).getTime(),
     dryRun: options.dryRun === true,
     batch,
   };
-  const walking = isOperator(actor) && options.tenantId === undefined;
+  const walking = 'operator' in runs && options.tenantId === undefined;
   const tenants: TenantPurgeReport[] = [];
-  for await (const tenantId of tenantsOf(runner, options)) {
+  for await (const tenantId of tenantsOf(runner, options, runs)) {
     if (contexts.some((ctx) => ctx.lifecycle.immutable(tenantId))) {
       if (!walking) throw immutableError(tenantId);
       tenants.push({ tenantId, skipped: 'immutable', retention: null, purged: { records: 0, versionStates: 0 } });
