@@ -57,12 +57,21 @@ function checkBaseField(name: string, field: FieldDescriptor, scope: EntityDefin
   }
 }
 
+/**
+ * The descriptor of field `name`: the document's own, else a base field's. Own members only: the
+ * names come from the document (`constructor` would otherwise find Object.prototype's).
+ */
+function fieldNamed(doc: EntityDefinitionDocument, name: string): FieldDescriptor | undefined {
+  if (Object.hasOwn(doc.fields, name)) return doc.fields[name];
+  return isBaseField(name) ? BASE_FIELDS[name] : undefined;
+}
+
 function listableField(doc: EntityDefinitionDocument, name: string, at: string, issues: ValidationIssue[]): FieldDescriptor | undefined {
   if (!SNAKE_CASE.test(name)) {
     issues.push({ field: at, message: `"${name}" must be a snake_case field name` });
     return undefined;
   }
-  const field = doc.fields[name] ?? (LISTABLE_BASE_FIELDS.has(name) ? BASE_FIELDS[name] : undefined);
+  const field = Object.hasOwn(doc.fields, name) || LISTABLE_BASE_FIELDS.has(name) ? fieldNamed(doc, name) : undefined;
   if (field === undefined || (isBaseField(name) && !LISTABLE_BASE_FIELDS.has(name))) {
     issues.push({ field: at, message: `"${name}" is not a field of this entity` });
     return undefined;
@@ -88,7 +97,7 @@ function checkDataBlock(doc: EntityDefinitionDocument, issues: ValidationIssue[]
         issues.push({ field: at, message: `"${name}" is not in data.filtering.allowedFields` });
         continue;
       }
-      const field = doc.fields[name] ?? BASE_FIELDS[name];
+      const field = fieldNamed(doc, name);
       if (field === undefined) continue;
       const sensible = operatorsFor(field);
       operators.forEach((operator, index) => {

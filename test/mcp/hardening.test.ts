@@ -45,6 +45,15 @@ const BAD_PARAMS: ReadonlyArray<[string, Record<string, unknown>, RegExp]> = [
   ['tools/call', { name: 7 }, /tools\/call "name" must be a string/],
 ];
 
+/** Every member name of Object.prototype (`toString`, `constructor`, `__proto__`, …): method names a lookup must not find. */
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
+
+/** Asserts a JSON-RPC "method not found" for a method named after an Object.prototype member. */
+function expectMethodNotFound(body: { id?: unknown; error?: { code: number; message: string } }, id: number): void {
+  expect(body.id).toBe(id);
+  expect(body.error?.code).toBe(-32601);
+}
+
 /** Asserts a clean invalid-params answer: -32602, one line, no zod dump. */
 function expectInvalidParams(body: { id?: unknown; error?: { code: number; message: string } }, id: number, mention: RegExp): void {
   expect(body.id).toBe(id);
@@ -171,6 +180,26 @@ describe('over HTTP', () => {
     expect(response.status).toBe(200);
     expectInvalidParams(response.body, 5, mention);
   });
+
+  it('a 2026-07-28 tools/call with matching headers and no _meta envelope gets -32602, not a 500', async () => {
+    // #26 item 4: the direct path keyed its verdict cache with JSON.stringify(undefined) and threw.
+    for (const name of ['validate_manifest', 'list_primitives']) {
+      const headers = { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name };
+      const response = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name, arguments: { manifest: crm } } }, headers);
+      expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
+      expect(response.body.error.code).toBe(-32602);
+    }
+  });
+
+  it.each(PROTOTYPE_NAMES)('method %j (an Object.prototype member) is not found, in both revisions', async (method) => {
+    const legacy = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 7, method, params: {} }, { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' });
+    expect(legacy.status, JSON.stringify(legacy.body)).toBe(200);
+    expectMethodNotFound(legacy.body, 7);
+    const headers = { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': method };
+    const modern = await rpc(host.mcpUrl, { jsonrpc: '2.0', id: 8, method, params: { _meta: ENVELOPE } }, headers);
+    expect(modern.status, JSON.stringify(modern.body)).toBeLessThan(500);
+    expectMethodNotFound(modern.body, 8);
+  });
 });
 
 describe('over stdio', () => {
@@ -231,5 +260,10 @@ describe('over stdio', () => {
 
   it.each(BAD_PARAMS)('%s %j gets -32602 with a clean message', async (method, params, mention) => {
     expectInvalidParams(await request({ jsonrpc: '2.0', id: 5, method, params } as never), 5, mention);
+  });
+
+  it.each(PROTOTYPE_NAMES)('method %j (an Object.prototype member) is not found, and the server reads on', async (method) => {
+    expectMethodNotFound(await request({ jsonrpc: '2.0', id: 7, method, params: {} } as never), 7);
+    expect((await request({ jsonrpc: '2.0', id: 8, method: 'ping' } as never)).result).toEqual({});
   });
 });

@@ -142,6 +142,9 @@ function modernEnvelope(id: string | number, name: string, meta: unknown): boole
  * envelope the SDK's classifier accepts.
  */
 function isModernCall(request: Request, id: string | number, name: string, meta: unknown): boolean {
+  // No envelope at all is not a modern call: the SDK answers it (-32602), and `JSON.stringify` has no
+  // text for `undefined` to key the verdict cache with.
+  if (meta === undefined) return false;
   const plainHeaders =
     header(request, 'mcp-protocol-version') === MODERN_REVISION && header(request, 'mcp-method') === 'tools/call' && header(request, 'mcp-name') === name;
   return plainHeaders && modernEnvelope(id, name, meta);

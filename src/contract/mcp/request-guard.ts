@@ -31,10 +31,10 @@ export type JsonRpcError = JSONRPCErrorResponse;
  * `tools/call`, the hot path, is checked by hand instead (a string `name`, an object `arguments`):
  * those are the only members the SDK's schema requires.
  */
-const PARAMS: Readonly<Record<string, StandardSchemaV1>> = {
-  initialize: specTypeSchemas.InitializeRequestParams,
-  'resources/read': specTypeSchemas.ReadResourceRequestParams,
-};
+const PARAMS: ReadonlyMap<string, StandardSchemaV1> = new Map<string, StandardSchemaV1>([
+  ['initialize', specTypeSchemas.InitializeRequestParams],
+  ['resources/read', specTypeSchemas.ReadResourceRequestParams],
+]);
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -51,7 +51,9 @@ function invalidParams(id: unknown, message: string): JsonRpcError {
 
 /** The first problem the SDK's schema finds in `params`, as `"path" must be …` (never raw zod text). */
 function paramsProblem(method: string, params: unknown): string | undefined {
-  const schema = PARAMS[method];
+  // A Map, not an object literal: `method` is the client's, and `toString` or `__proto__` would
+  // otherwise find a member of Object.prototype.
+  const schema = PARAMS.get(method);
   if (schema === undefined) return undefined;
   const result = schema['~standard'].validate(params ?? {});
   if (result instanceof Promise || !result.issues || result.issues.length === 0) return undefined;
