@@ -111,6 +111,14 @@ export const MAX_GUIDANCE_ENTITIES = 200;
  */
 export const MAX_EXPLAINED_ERRORS = MAX_REPORTED_ISSUES;
 
+/**
+ * Most field keys a `suggest-relations` request may carry, all entities together (a longer total
+ * is a 400 `VALIDATION_ERROR`). Each field yields at most one suggestion quoting its keys, so the
+ * answer stays within the size of the largest `suggest-pages` answer (about 430 KB) instead of
+ * growing with entities × fields (200 × 200 short keys gave 5.5 MB from 380 KB).
+ */
+export const MAX_GUIDANCE_FIELDS = 500;
+
 /** Longest key (entity key, field key) a guidance request may name. */
 export const MAX_GUIDANCE_KEY_LENGTH = 128;
 

@@ -13,6 +13,8 @@ import {
   MAX_ERROR_TEXT_LENGTH,
   MAX_EXPLAINED_ERRORS,
   MAX_GUIDANCE_ENTITIES,
+  MAX_GUIDANCE_FIELDS,
+  MAX_GUIDANCE_KEY_LENGTH,
   MAX_REPORTED_ISSUES,
 } from '../../src/limits.ts';
 
@@ -143,6 +145,30 @@ describe('guidance requests: capped arrays and text, 400 in the envelope', () =>
     const wide = await timedPost('/api/guidance/suggest-relations', `{"entities":[{"key":"a","fields":${strings(50_000, 'b_id')}}]}`);
     expect(wide.status).toBe(400);
     expect(wide.body.details.fields).toEqual([{ path: 'entities.0.fields', message: `Array must contain at most ${MAX_GUIDANCE_ENTITIES} element(s)` }]);
+  });
+
+  it('suggest-relations: 200 entities × 200 fields (5.5 MB answered before) → 400; the most fields allowed give an answer no larger than suggest-pages gives', async () => {
+    const relate = (entities: number, fields: number, key: (i: number) => string) =>
+      JSON.stringify({
+        entities: Array.from({ length: entities }, (_, i) => ({ key: key(i), fields: Array.from({ length: fields }, (_, j) => `${key(j)}_id`) })),
+      });
+    const short = (i: number) => `e${i}`;
+    const long = (i: number) => `e${i}_${'x'.repeat(MAX_GUIDANCE_KEY_LENGTH - 8)}`;
+    const wide = await timedPost('/api/guidance/suggest-relations', relate(MAX_GUIDANCE_ENTITIES, MAX_GUIDANCE_ENTITIES, short));
+    expect(wide.status).toBe(400);
+    expect(wide.body.details.fields).toEqual([{ path: 'entities', message: `At most ${MAX_GUIDANCE_FIELDS} field keys in all entities together` }]);
+    expect(wide.answer.length).toBeLessThan(1000);
+    // The cap itself is accepted; one field more is not.
+    const perEntity = 20;
+    const entities = MAX_GUIDANCE_FIELDS / perEntity;
+    const largest = await timedPost('/api/guidance/suggest-relations', relate(entities, perEntity, long));
+    expect(largest.status).toBe(200);
+    expect(largest.body).toHaveLength(MAX_GUIDANCE_FIELDS);
+    const pages = await post(handler, '/api/guidance/suggest-pages', { entities: Array.from({ length: MAX_GUIDANCE_ENTITIES }, (_, i) => long(i)) });
+    expect(largest.answer.length).toBeLessThanOrEqual((await pages.text()).length);
+    const over = JSON.parse(relate(entities, perEntity, short));
+    over.entities[0].fields.push('one_more_id');
+    expect((await timedPost('/api/guidance/suggest-relations', JSON.stringify(over))).status).toBe(400);
   });
 
   it('explain-errors with 20,000 errors → 400; with the most allowed, as many explanations', async () => {

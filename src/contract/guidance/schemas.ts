@@ -8,7 +8,7 @@ import { SNAKE_CASE, SNAKE_CASE_MESSAGE } from '../schema/common.ts';
 import { NavigationDefinitionSchema } from '../schema/navigation.ts';
 import { PageDefinitionSchema } from '../schema/page.ts';
 import { RELATION_KINDS } from '../schema/relation.ts';
-import { MAX_EXPLAINED_ERRORS, MAX_GUIDANCE_ENTITIES, MAX_GUIDANCE_KEY_LENGTH, MAX_GUIDANCE_TEXT_LENGTH } from '../../limits.ts';
+import { MAX_EXPLAINED_ERRORS, MAX_GUIDANCE_ENTITIES, MAX_GUIDANCE_FIELDS, MAX_GUIDANCE_KEY_LENGTH, MAX_GUIDANCE_TEXT_LENGTH } from '../../limits.ts';
 
 /** The `matchedDomain` values (docs/decisions/A14.md), in tie-break order. */
 export const GUIDANCE_DOMAINS = ['crm', 'ticket', 'inventory', 'project', 'hr', 'order'] as const;
@@ -80,7 +80,11 @@ export const SuggestRelationsInputSchema = z
         }),
       )
       .max(MAX_GUIDANCE_ENTITIES)
-      .describe('The entities to relate.'),
+      // The answer grows with the fields of all entities together, not with either list alone.
+      .refine((entities) => entities.reduce((total, entity) => total + (entity.fields?.length ?? 0), 0) <= MAX_GUIDANCE_FIELDS, {
+        error: `At most ${MAX_GUIDANCE_FIELDS} field keys in all entities together`,
+      })
+      .describe(`The entities to relate (at most ${MAX_GUIDANCE_FIELDS} field keys in all).`),
   })
   .meta({ id: 'SuggestRelationsRequest' });
 
