@@ -151,12 +151,32 @@ export interface AuditRecord extends RecordScope {
   reason: string | null;
 }
 
+/**
+ * One grant of a {@link HistoryReach}: the history of these resource types, in these workspaces.
+ * `workspaceIds: null` is every workspace of the tenant and its tenant-level records (a tenant-wide
+ * role, or a system-global type); a list is only those workspaces, never tenant-level records.
+ */
+export interface HistoryReachGrant {
+  resourceTypes: readonly string[];
+  workspaceIds: readonly string[] | null;
+}
+
+/**
+ * What a caller may read of a tenant's history (audit records and events): a record is within
+ * reach when one grant names its resource type and admits its workspace. Records out of reach are
+ * absent from pages and counts, filtered by the driver before paging. An empty list reaches
+ * nothing; the governed core computes it from the caller's roles (docs/decisions/B08.md).
+ */
+export type HistoryReach = readonly HistoryReachGrant[];
+
 /** Which audit records to read, newest first. `workspaceId`/`cellId` narrow when given. */
 export interface AuditQuery {
   tenantId: string;
   workspaceId?: string;
-  /** Only records of these workspaces (no tenant-level ones): the reach of an actor without a tenant-wide role. */
+  /** Only records of these workspaces (no tenant-level ones). */
   workspaceIds?: readonly string[];
+  /** Only records within this reach; absent: no such filter. */
+  reach?: HistoryReach;
   cellId?: string;
   resourceType?: string;
   resourceId?: string;
@@ -186,6 +206,8 @@ export interface AuditExportQuery {
   resourceType?: string;
   /** Only records of these workspaces (no tenant-level ones; none for an empty list). */
   workspaceIds?: readonly string[];
+  /** Only records within this reach; absent: no such filter. */
+  reach?: HistoryReach;
   /** Records read per storage round trip, at most (and by default) `AUDIT_EXPORT_PAGE_SIZE` of `limits.ts`. */
   pageSize?: number;
 }
@@ -482,8 +504,10 @@ export interface StoredEvent extends DomainEvent {
 export interface EventQuery {
   tenantId: string;
   workspaceId?: string;
-  /** Only events of these workspaces (none: an empty list); the reach of an actor without a tenant-wide role. */
+  /** Only events of these workspaces (none: an empty list). */
   workspaceIds?: readonly string[];
+  /** Only events within this reach; absent: no such filter. */
+  reach?: HistoryReach;
   resourceType?: string;
   /** Cursor of the last event already seen; absent: from the first event. Malformed: 400 `VALIDATION_ERROR`. */
   after?: string;

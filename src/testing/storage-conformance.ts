@@ -33,6 +33,7 @@ import { eventConformanceCases } from './storage-conformance-events.ts';
 import { exportConformanceCases } from './storage-conformance-export.ts';
 import { lifecycleConformanceCases } from './storage-conformance-lifecycle.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
+import { reachConformanceCases } from './storage-conformance-reach.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
 
@@ -101,6 +102,7 @@ export const storageConformanceSuites = [
   { name: 'service', register: (driver, options) => serviceConformanceCases(driver, options.rawAuditRows) },
   { name: 'events', register: eventConformanceCases },
   { name: 'audit-export', register: exportConformanceCases },
+  { name: 'history-reach', register: reachConformanceCases },
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'lifecycle', register: lifecycleConformanceCases },
   { name: 'durability', requires: ['durable'], register: durabilityCases },

@@ -1,19 +1,20 @@
 /**
  * The change feed: `GET /v1/events?after&resourceType&workspaceId&limit&wait`. Committed events of
- * the caller's tenant (from the token) in commit order, after the cursor `after`; permissioned like
- * the audit reads (`audit:read`; without a tenant-wide role, name a `workspaceId` you hold a role
- * in). `wait=<seconds>` (at most {@link EVENT_FEED_MAX_WAIT_SECONDS}) holds the request open until
- * an event arrives or the time is up (long-poll), then answers, possibly with an empty page.
+ * the caller's tenant (from the token) in commit order, after the cursor `after`, within the
+ * API's history reach like the audit reads (`audit:read`, and per resource type the workspaces
+ * where the caller may view it: `src/governed/history-reach.ts`). `wait=<seconds>` (at most
+ * {@link EVENT_FEED_MAX_WAIT_SECONDS}) holds the request open until an event arrives or the time
+ * is up (long-poll), then answers, possibly with an empty page.
  */
 import { IttyRouter, type IRequest } from 'itty-router';
-import { CellgateError, validationError } from '../../errors.ts';
+import { validationError } from '../../errors.ts';
 import type { MatchFunction } from '../../http/handler.ts';
 import { searchParamsOf } from '../../http/query.ts';
 import { rawJsonResponse } from '../../http/responses.ts';
 import { EVENT_FEED_DEFAULT_LIMIT, EVENT_FEED_MAX_LIMIT, EVENT_FEED_MAX_PAGE_LENGTH, EVENT_FEED_MAX_WAIT_SECONDS, EVENT_FEED_POLL_MS } from '../../limits.ts';
 import type { EventQuery, StorageDriver, StoredEvent } from '../../storage/types.ts';
 import { isUuid } from '../codec.ts';
-import { requireAuditRead, withinReach, workspacesOf } from '../http/audit.ts';
+import { requireAuditRead, type HistoryReachPolicy } from '../history-reach.ts';
 import { answer, governed, type Pipeline } from '../http/pipeline.ts';
 import { methodNotAllowed } from '../http/responses.ts';
 import { nextCommitOr } from './wake.ts';
@@ -100,8 +101,8 @@ export function feedPage(events: readonly StoredEvent[], query: Pick<EventQuery,
   return `{"data":[${parts.join(',')}],"meta":${JSON.stringify(meta)}}`;
 }
 
-/** Builds the match function of the change feed under `basePath`. */
-export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, basePath: string): MatchFunction {
+/** Builds the match function of the change feed under `basePath`, serving events within `reach`. */
+export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, basePath: string, reach: HistoryReachPolicy): MatchFunction {
   const router = IttyRouter<IRequest>();
   const path = `${basePath}/v1/events`;
   const span = spanTemplate('GET', path, { [CellgateAttributes.operation]: 'events' });
@@ -110,11 +111,8 @@ export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, base
       governed(pipeline, request, async ({ actor }) => {
         requireAuditRead(actor);
         const { query, waitMs } = feedQueryOf(searchParamsOf(request.url), actor.tenantId);
-        // The reach of the audit reads: a tenant-wide role reads the tenant; otherwise the workspaces
-        // where the actor holds a role, never tenant-level events.
-        if (query.workspaceId !== undefined && !withinReach(actor, query.workspaceId))
-          throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
-        if (query.workspaceId === undefined && actor.roles.length === 0) query.workspaceIds = workspacesOf(actor);
+        // The reach of the audit reads: per resource type, the workspaces where the actor may view it.
+        query.reach = reach.reach(actor, query.workspaceId);
         const events = await readFeed(storage, query, waitMs, (request as Request).signal);
         return rawJsonResponse(feedPage(events, query));
       }),

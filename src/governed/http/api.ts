@@ -16,6 +16,7 @@ import {
 import type { GovernedServiceOptions } from '../service-types.ts';
 import { buildGovernedOpenApi } from '../openapi.ts';
 import { eventFeedRoutes } from '../events/feed-route.ts';
+import { historyReachPolicy } from '../history-reach.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
 
@@ -122,16 +123,18 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
       routed.map(({ ctx }) => ({ entity: ctx.entity, resourceName: ctx.resourceName, rollbackEnabled: ctx.rollbackEnabled })),
       { basePath, audit: withAudit },
     ));
+  // One history reach for every history surface of this API: audit page, item, export and feed.
+  const reach = historyReachPolicy(routed.map(({ ctx }) => ({ resourceType: ctx.resourceType, policy: ctx.policy })));
   const match = createGovernedRouter({
     basePath,
     resources: routed,
-    audit: withAudit ? { storage, pipeline } : undefined,
+    audit: withAudit ? { storage, pipeline, reach } : undefined,
     openapi: { pipeline, document: openapi },
   });
   // The change feed is one more path beside the operation table; a substring test keeps every
   // other request on the table's single parse.
   const feedPath = `${basePath}/v1/events`;
-  const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath) : undefined;
+  const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath, reach) : undefined;
   const all: typeof match =
     feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
   return Object.assign(createFetchHandler(all), {

@@ -1,16 +1,21 @@
 /**
  * Tenant-wide history (docs/decisions/B08.md): `GET /v1/audit` and `GET /v1/audit/:auditId`, read straight
  * from storage (records are redacted when written), tenant from the token, `audit:read` required.
- * Reach: a tenant-wide role reads the whole tenant; otherwise the actor reads the records of the
- * workspaces where it holds a role, never tenant-level ones. `workspaceId` narrows either.
+ * Reach: the API's {@link HistoryReachPolicy}: per resource type, the workspaces where the actor may
+ * view that entity (all of them, and tenant-level records, for a tenant-wide role meeting `view`).
+ * `workspaceId` narrows it; records out of reach are absent from pages, and their item is 404.
  *
- * The export (`GET /v1/audit` as NDJSON, docs/audit-export.md) reaches the whole tenant only for a
- * tenant-wide {@link TENANT_ADMIN_ROLE}; anyone else exports the workspaces where it holds a role.
+ * The export (`GET /v1/audit` as NDJSON, docs/audit-export.md) has the same reach, and reaches the
+ * whole tenant only for a tenant-wide {@link TENANT_ADMIN_ROLE}; anyone else exports within the
+ * workspaces where it holds a role.
  */
 import { CellgateError } from '../../errors.ts';
 import type { AuditExportQuery, AuditQuery, AuditRecord, StorageDriver } from '../../storage/types.ts';
+import { narrowReach, requireAuditRead, workspacesOf, type HistoryReachPolicy } from '../history-reach.ts';
 import { historyPaging, type HistoryPaging } from '../service-schemas.ts';
 import type { Actor, AuditView, HistoryPage } from '../types.ts';
+
+export { requireAuditRead, workspacesOf } from '../history-reach.ts';
 
 /** Parsed `GET /v1/audit` query. */
 export interface AuditListInput {
@@ -21,32 +26,23 @@ export interface AuditListInput {
   workspaceId?: string | undefined;
 }
 
-/** 403 `FORBIDDEN` unless the actor holds `audit:read` (audit reads and the change feed). */
-export function requireAuditRead(actor: Actor): void {
-  if (!actor.permissions.includes('audit:read')) throw new CellgateError('FORBIDDEN', 'Reading audit history needs the audit:read permission.');
-}
-
-/** Workspaces where the actor holds at least one role. */
-export const workspacesOf = (actor: Actor): string[] => Object.keys(actor.workspaces).filter((id) => (actor.workspaces[id] ?? []).length > 0);
-
-/** Whether the actor may see an audit record of this workspace (null: tenant level). */
-export function withinReach(actor: Actor, workspaceId: string | null): boolean {
-  return actor.roles.length > 0 || (workspaceId !== null && (Object.hasOwn(actor.workspaces, workspaceId) ? actor.workspaces[workspaceId]! : []).length > 0);
-}
-
 /** `GET /v1/audit`: a page of the audit records within the actor's reach, newest first. */
-export async function listTenantAudit(storage: StorageDriver, actor: Actor, input: AuditListInput): Promise<HistoryPage<AuditView>> {
-  requireAuditRead(actor);
+export async function listTenantAudit(
+  storage: StorageDriver,
+  policy: HistoryReachPolicy,
+  actor: Actor,
+  input: AuditListInput,
+): Promise<HistoryPage<AuditView>> {
   const { workspaceId, resourceType, resourceId } = input;
-  if (workspaceId !== undefined && !withinReach(actor, workspaceId)) throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
+  const reach = policy.reach(actor, workspaceId);
   const paging: HistoryPaging = historyPaging(input);
   const query: AuditQuery = {
     tenantId: actor.tenantId,
     limit: paging.limit,
+    reach,
     ...(resourceType === undefined ? {} : { resourceType }),
     ...(resourceId === undefined ? {} : { resourceId }),
     ...(workspaceId === undefined ? {} : { workspaceId }),
-    ...(workspaceId === undefined && actor.roles.length === 0 ? { workspaceIds: workspacesOf(actor) } : {}),
     ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
   };
   const page = await storage.listAudit(query);
@@ -54,10 +50,10 @@ export async function listTenantAudit(storage: StorageDriver, actor: Actor, inpu
 }
 
 /** `GET /v1/audit/:auditId`: one record, 404 outside the actor's reach (same reach as the list). */
-export async function getTenantAudit(storage: StorageDriver, actor: Actor, auditId: string): Promise<AuditRecord> {
+export async function getTenantAudit(storage: StorageDriver, policy: HistoryReachPolicy, actor: Actor, auditId: string): Promise<AuditRecord> {
   requireAuditRead(actor);
   const record = await storage.getAudit(actor.tenantId, auditId);
-  if (record === null || !withinReach(actor, record.workspaceId)) throw new CellgateError('NOT_FOUND', 'Audit record not found.');
+  if (record === null || !policy.admits(actor, record.resourceType, record.workspaceId)) throw new CellgateError('NOT_FOUND', 'Audit record not found.');
   return record;
 }
 
@@ -73,28 +69,27 @@ export interface AuditExportInput {
 }
 
 /**
- * The storage query of an export, after the permission checks: `audit:read` always; the whole
- * tenant for a tenant-wide admin; otherwise only the workspaces where the actor holds a role
- * (403 when it holds none); `workspaceId` narrows to one workspace within the actor's reach.
+ * The storage query of an export, after the permission checks: the policy's reach (narrowed to
+ * `workspaceId` when given); without a `workspaceId` and without the tenant-wide admin role, only
+ * within the workspaces where the actor holds a role (403 when it holds none).
  */
-export function tenantAuditExport(actor: Actor, input: AuditExportInput): AuditExportQuery {
-  requireAuditRead(actor);
+export function tenantAuditExport(policy: HistoryReachPolicy, actor: Actor, input: AuditExportInput): AuditExportQuery {
   const { from, to, resourceType, workspaceId } = input;
-  if (workspaceId !== undefined && !withinReach(actor, workspaceId)) throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');
-  const base = { tenantId: actor.tenantId, from, to, ...(resourceType === undefined ? {} : { resourceType }) };
-  if (workspaceId !== undefined) return { ...base, workspaceIds: [workspaceId] };
-  if (actor.roles.includes(TENANT_ADMIN_ROLE)) return base;
-  const workspaceIds = workspacesOf(actor);
-  if (workspaceIds.length === 0) {
-    throw new CellgateError(
-      'FORBIDDEN',
-      `Exporting the whole tenant's audit history needs the tenant-wide ${TENANT_ADMIN_ROLE} role; name a workspaceId where you hold a role.`,
-    );
+  let reach = policy.reach(actor, workspaceId);
+  if (workspaceId === undefined && !actor.roles.includes(TENANT_ADMIN_ROLE)) {
+    const workspaceIds = workspacesOf(actor);
+    if (workspaceIds.length === 0) {
+      throw new CellgateError(
+        'FORBIDDEN',
+        `Exporting the whole tenant's audit history needs the tenant-wide ${TENANT_ADMIN_ROLE} role; name a workspaceId where you hold a role.`,
+      );
+    }
+    reach = narrowReach(reach, workspaceIds);
   }
-  return { ...base, workspaceIds };
+  return { tenantId: actor.tenantId, from, to, reach, ...(resourceType === undefined ? {} : { resourceType }) };
 }
 
 /** `GET /v1/audit` as NDJSON: every record of the range within the actor's reach, oldest first. */
-export function exportTenantAudit(storage: StorageDriver, actor: Actor, input: AuditExportInput): AsyncIterable<AuditRecord> {
-  return storage.exportAudit(tenantAuditExport(actor, input));
+export function exportTenantAudit(storage: StorageDriver, policy: HistoryReachPolicy, actor: Actor, input: AuditExportInput): AsyncIterable<AuditRecord> {
+  return storage.exportAudit(tenantAuditExport(policy, actor, input));
 }

@@ -18,6 +18,7 @@ import { SERVICE_OPERATIONS } from '../service.ts';
 import type { ServiceContext, ServiceOperation } from '../service-context.ts';
 import { parseId, parseInput, validationErrorOf } from '../service-schemas.ts';
 import type { GovernedContext, GovernedScope, RecordView } from '../types.ts';
+import type { HistoryReachPolicy } from '../history-reach.ts';
 import { exportTenantAudit, getTenantAudit, listTenantAudit, type AuditExportInput, type AuditListInput } from './audit.ts';
 import { ndjsonResponse, wantsNdjson } from './ndjson.ts';
 import {
@@ -44,8 +45,8 @@ export interface RoutedResource {
 export interface RouterSettings {
   basePath: string;
   resources: readonly RoutedResource[];
-  /** Serve `/v1/audit` on this storage with this pipeline. */
-  audit?: { storage: StorageDriver; pipeline: Pipeline } | undefined;
+  /** Serve `/v1/audit` on this storage with this pipeline, within this history reach. */
+  audit?: { storage: StorageDriver; pipeline: Pipeline; reach: HistoryReachPolicy } | undefined;
   /** Serve `GET /v1/openapi.json` (public, like any API description) with this document. */
   openapi?: { pipeline: Pipeline; document: () => unknown } | undefined;
 }
@@ -192,12 +193,12 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
       // The export: the same path asked for NDJSON, with its own query (docs/audit-export.md).
       if (compiled.operation.target === 'audit' && wantsNdjson(request)) {
         const input = parseInput(AuditExportQuerySchema, plainQuery(searchParamsOf(request.url)), 'query parameter') as AuditExportInput;
-        return ndjsonResponse(exportTenantAudit(audit!.storage, actor, input));
+        return ndjsonResponse(exportTenantAudit(audit!.storage, audit!.reach, actor, input));
       }
       const parts = partsOf(compiled, request, id === undefined ? '' : parseId(id, 'Audit record'));
       if (compiled.operation.target === 'audit')
-        return jsonResponse(await listTenantAudit(audit!.storage, actor, compiled.operation.input(parts) as AuditListInput));
-      return jsonResponse({ data: await getTenantAudit(audit!.storage, actor, parts.id) });
+        return jsonResponse(await listTenantAudit(audit!.storage, audit!.reach, actor, compiled.operation.input(parts) as AuditListInput));
+      return jsonResponse({ data: await getTenantAudit(audit!.storage, audit!.reach, actor, parts.id) });
     });
 
   const dispatch = (
@@ -209,7 +210,9 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
   ) => {
     const candidates = targets.get(target);
     if (candidates === undefined) return Promise.resolve(undefined);
-    const compiled = candidates.find((entry) => entry.operation.method === request.method);
+    // HEAD is answered by the GET operation (RFC 9110 §9.3.2); the handler drops the body.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const compiled = candidates.find((entry) => entry.operation.method === method);
     if (compiled === undefined) {
       return answer(pipeline, request, () => {
         throw methodNotAllowed(
@@ -232,7 +235,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     if (segments.length === 1 && segments[0] === 'openapi.json' && settings.openapi !== undefined) {
       const { pipeline, document } = settings.openapi;
       return answer(pipeline, request, () => {
-        if (request.method !== 'GET') throw methodNotAllowed(request.method, ['GET']);
+        if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed(request.method, ['GET']);
         return jsonResponse(document());
       });
     }

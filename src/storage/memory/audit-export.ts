@@ -5,6 +5,7 @@
  * back-dated ones, which land in the middle of the index) never shift or repeat what comes next.
  */
 import { exportPageSize } from '../audit-export-page.ts';
+import { withinOptionalReach } from '../history-reach.ts';
 import type { AuditExportQuery, AuditRecord } from '../types.ts';
 import { lowerBound } from './lower-bound.ts';
 
@@ -82,6 +83,7 @@ export class AuditTimeIndex {
       keyset = { at: record.occurredAt, position };
       if (query.resourceType !== undefined && record.resourceType !== query.resourceType) continue;
       if (query.workspaceIds !== undefined && (record.workspaceId === null || !query.workspaceIds.includes(record.workspaceId))) continue;
+      if (!withinOptionalReach(query.reach, record.resourceType, record.workspaceId)) continue;
       records.push(structuredClone(record));
     }
     return { records, keyset: index < list.length ? keyset : undefined };

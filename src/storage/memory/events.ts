@@ -5,6 +5,7 @@
  * against any other caller of this process.
  */
 import { decodeEventCursor, encodeEventCursor } from '../event-cursor.ts';
+import { withinOptionalReach } from '../history-reach.ts';
 import { lowerBound } from './lower-bound.ts';
 import type {
   ClaimedDelivery,
@@ -92,6 +93,7 @@ export class MemoryEventStore implements EventStore {
       if (event === undefined) continue;
       if (query.workspaceId !== undefined && event.workspaceId !== query.workspaceId) continue;
       if (query.workspaceIds !== undefined && (event.workspaceId === null || !query.workspaceIds.includes(event.workspaceId))) continue;
+      if (!withinOptionalReach(query.reach, event.resourceType, event.workspaceId)) continue;
       out.push(structuredClone(event));
     }
     return out;

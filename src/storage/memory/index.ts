@@ -5,6 +5,7 @@
  * compare-and-set with no await between read and write, and values are deep-copied in and out.
  */
 import { CellgateError } from '../../errors.ts';
+import { withinOptionalReach } from '../history-reach.ts';
 import type {
   AuditPage,
   AuditQuery,
@@ -97,6 +98,7 @@ function auditMatches(record: AuditRecord, query: AuditQuery): boolean {
     record.tenantId === query.tenantId &&
     (query.workspaceId === undefined || record.workspaceId === query.workspaceId) &&
     (query.workspaceIds === undefined || (record.workspaceId !== null && query.workspaceIds.includes(record.workspaceId))) &&
+    withinOptionalReach(query.reach, record.resourceType, record.workspaceId) &&
     (query.cellId === undefined || record.cellId === query.cellId) &&
     (query.resourceType === undefined || record.resourceType === query.resourceType) &&
     (query.resourceId === undefined || record.resourceId === query.resourceId)

@@ -11,6 +11,7 @@ import { exportPageSize } from '../audit-export-page.ts';
 import type { AuditExportQuery, AuditRecord } from '../types.ts';
 import { decodeAudit, type Row } from './codec.ts';
 import { AUDIT_TABLE } from './columns.ts';
+import { reachCondition } from './history-reach.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
 
@@ -30,6 +31,7 @@ async function readPage(dialect: SqlDialect, db: SqlDb, query: AuditExportQuery,
   if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
   if (query.workspaceIds !== undefined)
     parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
+  if (query.reach !== undefined) parts.push(reachCondition(query.reach));
   const { rows } = await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.join(parts, sql` AND `)}
     ORDER BY ${at}, ${seq} LIMIT ${size}`.execute(db);
   return rows;

@@ -15,6 +15,7 @@ import type { ClaimedDelivery, DeliveryCounts, DeliveryOutcome, DomainEvent, Eve
 import { DELIVERY_COLUMNS, DELIVERY_TABLE, EVENTS_TABLE } from './columns.ts';
 import type { Row } from './codec.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
+import { reachCondition } from './history-reach.ts';
 import { mapErrors } from './sql-errors.ts';
 
 /** First key of the per-tenant event-order advisory lock (`'evnt'`); the second is the tenant's hash. */
@@ -85,6 +86,7 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
             query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds.map((id) => sql`${id}`))})`,
           );
         }
+        if (query.reach !== undefined) parts.push(reachCondition(query.reach));
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.after !== undefined) parts.push(sql`${sql.ref('seq')} > ${decodeEventCursor(query.after)}`);
         const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('payload')} FROM ${sql.table(EVENTS_TABLE)}

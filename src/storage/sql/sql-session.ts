@@ -21,6 +21,7 @@ import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_COLUMNS, VERSION_TABLE } from '
 import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
 import { appendEvent } from './events.ts';
 import { countRows, listCondition, listOrder, scopeCondition } from './list-query.ts';
+import { reachCondition } from './history-reach.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
 import { runCached, type StatementCache } from './statement-cache.ts';
@@ -135,6 +136,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         if (query.workspaceId !== undefined) parts.push(sql`${sql.ref('workspace_id')} = ${query.workspaceId}`);
         if (query.workspaceIds !== undefined)
           parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
+        if (query.reach !== undefined) parts.push(reachCondition(query.reach));
         if (query.cellId !== undefined) parts.push(sql`${sql.ref('cell_id')} = ${query.cellId}`);
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);
