@@ -71,13 +71,9 @@ export async function runCommand(name: string, help: string, args: string[], bod
  * unparsable file becomes a one-line {@link UsageError} (exit code 2).
  */
 export async function readDocumentFile(path: string): Promise<unknown> {
-  const [{ readFile }, { parse }] = await Promise.all([import('node:fs/promises'), import('yaml')]);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'read failed'}`);
-  }
+  // Loaded here: document-file imports this module (UsageError), and `--help` stays instant.
+  const [{ readDocumentText }, { parse }] = await Promise.all([import('./document-file.ts'), import('yaml')]);
+  const text = await readDocumentText(path);
   try {
     return parse(text) as unknown;
   } catch (error) {

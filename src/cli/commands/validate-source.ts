@@ -6,10 +6,9 @@
  * `{ $ref: ./file.yaml }` in a manifest continues in the referenced file. A step that cannot be
  * followed stops at the closest enclosing node, so every problem gets a line and column.
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { UsageError } from '../args.ts';
+import { confinedReference, readDocumentText } from '../document-file.ts';
 import { MAX_VALIDATE_PATH_LENGTH } from '../../limits.ts';
 
 /** A parsed source file: its value, its YAML tree and how to turn offsets into lines. */
@@ -29,12 +28,7 @@ export interface SourcePosition {
 
 /** Reads and parses a YAML or JSON file; unreadable or unparsable files are a {@link UsageError}. */
 export async function readSource(path: string): Promise<SourceFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'read failed'}`);
-  }
+  const text = await readDocumentText(path);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const [first] = document.errors;
@@ -59,17 +53,19 @@ const scalarOf = (node: unknown): unknown => (isScalar(node) ? node.value : unde
 /** Opens a `{ $ref }` entity of a manifest, relative to the file that names it. */
 export type RefOpener = (from: SourceFile, ref: string) => Promise<SourceFile | undefined>;
 
-/** A {@link RefOpener} that reads each referenced file once. */
+/** A {@link RefOpener} that reads each referenced file once, only inside the referring file's folder. */
 export function refOpener(): RefOpener {
   const cache = new Map<string, Promise<SourceFile | undefined>>();
   return (from, ref) => {
-    const path = resolve(dirname(from.path), ref);
-    if (!cache.has(path))
+    const key = `${from.path}\u0000${ref}`;
+    if (!cache.has(key))
       cache.set(
-        path,
-        readSource(path).catch(() => undefined),
+        key,
+        confinedReference(from.path, ref)
+          .then(readSource)
+          .catch(() => undefined),
       );
-    return cache.get(path)!;
+    return cache.get(key)!;
   };
 }
 

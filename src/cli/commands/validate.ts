@@ -4,10 +4,11 @@
  * the source (the `$ref` file for an inlined entity). Exit 0 all valid, 1 any invalid, 2 bad
  * arguments or an unreadable / unparsable file.
  */
-import { dirname, resolve } from 'node:path';
 import { UsageError, parseCommandArgs, readDocumentFile as readDocument, runCommand } from '../args.ts';
 import { FORMATS, render, type FileReport, type Format } from './validate-report.ts';
 import { locate, readSource, refOpener } from './validate-source.ts';
+import { confinedReference } from '../document-file.ts';
+import { MAX_DOCUMENT_FILE_BYTES } from '../../limits.ts';
 import { validateEntity, validateManifest } from '../../contract/validate/index.ts';
 import type { ValidationResult } from '../../contract/schema/index.ts';
 
@@ -16,7 +17,8 @@ const help = `Usage: cellgate validate <file.yaml|file.json>... [--kind manifest
 Validates a Cell manifest (apiVersion/kind: Cell), a manifest-form entity (key, name, pluralName,
 fields) or a standalone entity definition document (snake_case, governance_tier). The kind is
 detected from the document unless --kind is given. In a manifest, \`$schema\` is ignored and
-\`spec.entities\` items of the form { $ref: ./file.yaml } are read relative to the manifest.
+\`spec.entities\` items of the form { $ref: ./file.yaml } are read relative to the manifest,
+from its folder only. A file may hold at most ${MAX_DOCUMENT_FILE_BYTES / 1024 / 1024} MiB.
 
 Prints "valid", or one "file:line:column: field: message" line per problem (text); --format json
 prints one { file, kind, valid, errors: [{ field, message, file, line, column }] } per file;
@@ -49,13 +51,16 @@ const withoutSchema = (doc: unknown): unknown => {
   return rest;
 };
 
-/** Drops `$schema` and inlines `spec.entities` items written as `{ $ref }`, relative to the manifest. */
+/**
+ * Drops `$schema` and inlines `spec.entities` items written as `{ $ref }`, relative to the manifest
+ * and only from inside its folder (a reference out of it is refused: exit 2).
+ */
 async function loadManifest(doc: unknown, path: string): Promise<unknown> {
   const manifest = withoutSchema(doc);
   if (!isObject(manifest) || !isObject(manifest.spec) || !Array.isArray(manifest.spec.entities)) return manifest;
   const entities = await Promise.all(
     manifest.spec.entities.map(async (item: unknown) =>
-      isObject(item) && typeof item.$ref === 'string' ? withoutSchema(await readDocument(resolve(dirname(path), item.$ref))) : item,
+      isObject(item) && typeof item.$ref === 'string' ? withoutSchema(await readDocument(await confinedReference(path, item.$ref))) : item,
     ),
   );
   return { ...manifest, spec: { ...manifest.spec, entities } };
