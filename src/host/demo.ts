@@ -23,6 +23,7 @@ import {
   type Logger,
   type OpenApiDocument,
   type StorageDriver,
+  type WebhookTargetAllowance,
 } from 'cellgate';
 import { lifecycleFromEnv, schedulePurge } from './purge.ts';
 
@@ -130,6 +131,21 @@ export function auditHashSecretFromEnv(env: Env): string | undefined {
 }
 
 /**
+ * `CELLGATE_WEBHOOK_ALLOW`: non-public webhook targets to allow, a comma list of `loopback` and
+ * `private` (development: a receiver on this machine or network). Unset: public addresses only.
+ */
+export function webhookAllowanceFromEnv(env: Env): WebhookTargetAllowance {
+  const allow: WebhookTargetAllowance = {};
+  for (const part of (env.CELLGATE_WEBHOOK_ALLOW ?? '').split(',')) {
+    const name = part.trim();
+    if (name === 'loopback') allow.loopback = true;
+    else if (name === 'private') allow.privateNetworks = true;
+    else if (name !== '') throw new ConfigurationError('CELLGATE_WEBHOOK_ALLOW', `must list loopback and/or private, not "${name.slice(0, 40)}".`);
+  }
+  return allow;
+}
+
+/**
  * `CELLGATE_WEBHOOK_URL` + `CELLGATE_WEBHOOK_SECRET` (`whsec_…`): one webhook subscription receiving
  * every event of the demo resources. Both or neither.
  */
@@ -209,7 +225,10 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   });
   await api.migrate();
   const webhook = webhookFromEnv(env);
-  const dispatcher = webhook === undefined ? undefined : createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'reference-host', ...webhook }] });
+  const dispatcher =
+    webhook === undefined
+      ? undefined
+      : createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'reference-host', ...webhook }], allowTargets: webhookAllowanceFromEnv(env) });
   dispatcher?.start();
   const stopPurge = schedulePurge(api, env);
   const metricsRoute = createFetchHandler(async (request) => {

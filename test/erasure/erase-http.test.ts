@@ -40,7 +40,11 @@ describe('erasure over HTTP', () => {
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret);
     closers.push(receiver.close);
-    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'crm', url: `${receiver.url}/hook`, secret }] });
+    const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
+      storage,
+      subscriptions: [{ id: 'crm', url: `${receiver.url}/hook`, secret }],
+    });
     const tokens = await cast();
     const CONTACT = 'Contact Person ERASE-7731';
     const EMAIL = 'erase.7731@leads.example';

@@ -38,6 +38,7 @@ if (writes > 0) {
 
 const timeoutMs = Number(env('TIMEOUT_MS', '2000'));
 const dispatcher = createWebhookDispatcher({
+  allowTargets: { loopback: true },
   storage,
   subscriptions: [{ id: env('SUBSCRIPTION', 'receiver'), url: env('RECEIVER'), secret: env('SECRET') }],
   timeoutMs,

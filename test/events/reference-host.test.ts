@@ -14,7 +14,10 @@ describe('reference host: events', () => {
   it('serves the feed for tier-1/2 resources and delivers the configured webhook', async () => {
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret);
-    const host = await startHost({ CELLGATE_WEBHOOK_URL: `${receiver.url}/hooks`, CELLGATE_WEBHOOK_SECRET: secret }, /^\s+try\s+curl/);
+    const host = await startHost(
+      { CELLGATE_WEBHOOK_URL: `${receiver.url}/hooks`, CELLGATE_WEBHOOK_SECRET: secret, CELLGATE_WEBHOOK_ALLOW: 'loopback' },
+      /^\s+try\s+curl/,
+    );
     try {
       const banner = host.lines.join('\n');
       expect(banner).toMatch(/events\s+\/v1\/events/);

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery on the memory and SQLite drivers against a real receiver on 127.0.0.1 that
+ * Webhook delivery on the memory, SQLite and PGlite drivers against a real receiver on 127.0.0.1 that
  * verifies each delivery with the `standardwebhooks` library: signatures, filters, retries with
  * backoff against a receiver failing N times, dead-letter after the last attempt, timeouts, and
  * the in-process onEvent subscriber.
@@ -20,10 +20,15 @@ import {
 } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { ORDER_DOCUMENT, startReceiver } from './support.ts';
+import { sharedPglite } from '../support/pglite.ts';
 import { workspaceAdminContext } from '../../src/testing/storage-conformance-fixtures.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'cellgate-events-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const pglite = sharedPglite();
+afterAll(async () => {
+  rmSync(folder, { recursive: true, force: true });
+  await pglite.close();
+});
 
 const CARD = 'tok_CARD_secret_value';
 
@@ -33,6 +38,7 @@ const context = (): GovernedContext => workspaceAdminContext([], { requestId: 'r
 const drivers: Array<[string, () => StorageDriver]> = [
   ['memory', () => memoryStorage()],
   ['sqlite', () => sqliteStorage({ filename: join(folder, `${crypto.randomUUID()}.db`) })],
+  ['pglite', pglite.storage],
 ];
 
 describe.each(drivers)('webhooks on %s', (_name, create) => {
@@ -48,6 +54,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret);
     const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
       storage,
       subscriptions: [
         { id: 'all', url: `${receiver.url}/all`, secret },
@@ -82,7 +89,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
       expect((await dispatcher.runOnce()).attempted).toBe(0);
       // A receiver with another secret rejects the signature.
       const wrong = await startReceiver(generateWebhookSecret());
-      const other = createWebhookDispatcher({ storage, subscriptions: [{ id: 'wrong', url: wrong.url, secret }] });
+      const other = createWebhookDispatcher({ allowTargets: { loopback: true }, storage, subscriptions: [{ id: 'wrong', url: wrong.url, secret }] });
       await service.create(ctx, { title: 'p', amount: 1 });
       await other.runOnce();
       expect(wrong.received.map((request) => request.verified)).toEqual([false]);
@@ -95,7 +102,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
 
   it('keeps no listener per idle poll on its stop signal (it runs for as long as the host does)', async () => {
     const { storage } = await setup();
-    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [], pollIntervalMs: 1 });
+    const dispatcher = createWebhookDispatcher({ allowTargets: { loopback: true }, storage, subscriptions: [], pollIntervalMs: 1 });
     // Node warns once an event target holds more than 10 listeners of one kind.
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.name);
@@ -117,6 +124,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const receiver = await startReceiver(secret, (_id, attempt) => (attempt <= 3 ? 500 : 204));
     const metrics = createMetricsRegistry();
     const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
       storage,
       metrics,
       subscriptions: [{ id: 'flaky', url: receiver.url, secret }],
@@ -151,7 +159,12 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const { storage, service } = await setup();
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret, () => 503);
-    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'down', url: receiver.url, secret }], backoff: { initialMs: 60_000 } });
+    const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
+      storage,
+      subscriptions: [{ id: 'down', url: receiver.url, secret }],
+      backoff: { initialMs: 60_000 },
+    });
     try {
       await service.create(context(), { title: 'o', amount: 1 });
       const before = Date.now();
@@ -171,6 +184,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret, () => 500);
     const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
       storage,
       subscriptions: [{ id: 'dead', url: receiver.url, secret }],
       maxAttempts: 3,
@@ -197,7 +211,13 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const { storage, service } = await setup();
     const secret = generateWebhookSecret();
     const receiver = await startReceiver(secret, () => 'hang');
-    const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'slow', url: receiver.url, secret }], timeoutMs: 200, leaseMs: 1000 });
+    const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
+      storage,
+      subscriptions: [{ id: 'slow', url: receiver.url, secret }],
+      timeoutMs: 200,
+      leaseMs: 1000,
+    });
     try {
       await service.create(context(), { title: 'o', amount: 1 });
       const started = Date.now();
@@ -222,6 +242,7 @@ describe('subscription filters', () => {
     const receiver = await startReceiver(secret);
     const errors: unknown[] = [];
     const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
       storage,
       onError: (error) => errors.push(error),
       subscriptions: [
@@ -252,13 +273,13 @@ describe('dispatcher options', () => {
     const storage = memoryStorage();
     const secret = generateWebhookSecret();
     const make = (options: Partial<Parameters<typeof createWebhookDispatcher>[0]>) => () => createWebhookDispatcher({ storage, subscriptions: [], ...options });
-    expect(make({ subscriptions: [{ id: 'a', url: 'http://127.0.0.1/', secret: 'plain' }] })).toThrow(ConfigurationError);
+    expect(make({ subscriptions: [{ id: 'a', url: 'https://hooks.example.com/', secret: 'plain' }] })).toThrow(ConfigurationError);
     expect(make({ subscriptions: [{ id: 'a', url: 'ftp://example.com/', secret }] })).toThrow(/url/);
     expect(
       make({
         subscriptions: [
-          { id: 'a', url: 'http://127.0.0.1/', secret },
-          { id: 'a', url: 'http://127.0.0.1/', secret },
+          { id: 'a', url: 'https://hooks.example.com/', secret },
+          { id: 'a', url: 'https://hooks.example.com/', secret },
         ],
       }),
     ).toThrow(/twice/);

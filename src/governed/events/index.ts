@@ -9,7 +9,9 @@ export {
   createWebhookDispatcher,
   type DispatcherMetrics,
   type DispatchStep,
+  type ResolveHost,
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
   type WebhookSubscription,
+  type WebhookTargetAllowance,
 } from './webhooks.ts';

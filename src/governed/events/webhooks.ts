@@ -7,19 +7,28 @@
  * and store the outcome. All state lives in storage, so a process that dies loses nothing: its
  * leases expire and another dispatcher (or the restarted one) takes the deliveries over. On
  * PostgreSQL, claims use `FOR UPDATE SKIP LOCKED`, so several processes never hold the same
- * delivery at once.
+ * delivery at once. Targets must be public addresses: checked when the dispatcher is created (IP
+ * literals, `localhost`) and again at each connection, after DNS resolution (webhook-send.ts).
  */
 import { ConfigurationError } from '../../errors.ts';
 import { WEBHOOK_ERROR_TEXT_LENGTH, WEBHOOK_MAX_BATCH } from '../../limits.ts';
 import type { ClaimedDelivery, DeliveryCounts, DomainEventType, EventDelivery, StorageDriver, StoredEvent } from '../../storage/types.ts';
 import type { MetricsRegistry } from '../metrics.ts';
 import { importSigningKey, secretBytes, signWebhook } from './signing.ts';
+import { createWebhookSend, type ResolveHost } from './webhook-send.ts';
+import { hostRefusal, type WebhookTargetAllowance } from './webhook-target.ts';
+
+export type { ResolveHost } from './webhook-send.ts';
+export type { WebhookTargetAllowance } from './webhook-target.ts';
 
 /** One webhook subscription. Every process dispatching for a storage must configure the same list. */
 export interface WebhookSubscription {
   /** Stable id (delivery state is stored under it): `[A-Za-z0-9_.-]{1,64}`. */
   id: string;
-  /** Where deliveries are POSTed (http or https). */
+  /**
+   * Where deliveries are POSTed (http or https). Must reach a public address: loopback, private,
+   * link-local, cloud-metadata and reserved addresses are refused (see `allowTargets`).
+   */
   url: string;
   /** Standard Webhooks secret, `whsec_<base64>` (see `generateWebhookSecret()`). */
   secret: string;
@@ -57,6 +66,18 @@ export interface WebhookDispatcherOptions {
    * `delivered`, `retry` or `dead`), e.g. the one the host renders at `/metrics`. @default none
    */
   metrics?: MetricsRegistry;
+  /**
+   * Non-public targets to allow, for development: `{ loopback: true }` for a receiver on the same
+   * machine, `privateNetworks` for one on the local network. Link-local, cloud-metadata,
+   * unspecified, multicast and reserved addresses are refused whatever this says.
+   * @default {} (public addresses only)
+   */
+  allowTargets?: WebhookTargetAllowance;
+  /**
+   * Resolves a target's host name to its addresses, each of which must be allowed; the connection
+   * goes to those addresses. @default the system resolver (`dns.lookup`, all addresses)
+   */
+  resolveHost?: ResolveHost;
 }
 
 /** What one {@link WebhookDispatcher.runOnce} step did. */
@@ -106,7 +127,7 @@ function positiveInt(value: number | undefined, fallback: number, path: string, 
   return value;
 }
 
-function prepare(subscriptions: readonly WebhookSubscription[]): Prepared[] {
+function prepare(subscriptions: readonly WebhookSubscription[], allow: WebhookTargetAllowance): Prepared[] {
   if (!Array.isArray(subscriptions)) throw new ConfigurationError('subscriptions', 'must be an array.');
   const seen = new Set<string>();
   return subscriptions.map((subscription, index) => {
@@ -123,6 +144,8 @@ function prepare(subscriptions: readonly WebhookSubscription[]): Prepared[] {
     }
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw new ConfigurationError(`${path}.url`, 'must be an http or https URL.');
+    const refusal = hostRefusal(url.hostname, allow);
+    if (refusal !== undefined) throw new ConfigurationError(`${path}.url`, `must reach a public address: ${refusal}.`);
     return { ...subscription, key: importSigningKey(secretBytes(subscription.secret, `${path}.secret`)) };
   });
 }
@@ -132,6 +155,18 @@ function matches(subscription: WebhookSubscription, event: StoredEvent): boolean
   if (subscription.resourceTypes !== undefined && !subscription.resourceTypes.includes(event.resourceType)) return false;
   if (subscription.tenants !== undefined && !subscription.tenants.includes(event.tenantId)) return false;
   return subscription.filter === undefined || subscription.filter(event);
+}
+
+/** Checks `allowTargets`: an object of booleans, nothing else. */
+function allowanceOf(allow: WebhookTargetAllowance | undefined): WebhookTargetAllowance {
+  if (allow === undefined) return {};
+  if (typeof allow !== 'object' || allow === null) throw new ConfigurationError('allowTargets', 'must be an object: { loopback?, privateNetworks? }.');
+  for (const key of Object.keys(allow)) {
+    if (key !== 'loopback' && key !== 'privateNetworks')
+      throw new ConfigurationError(`allowTargets.${key}`, 'is not an option: use loopback or privateNetworks.');
+    if (typeof allow[key] !== 'boolean') throw new ConfigurationError(`allowTargets.${key}`, 'must be true or false.');
+  }
+  return { ...allow };
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, WEBHOOK_ERROR_TEXT_LENGTH);
@@ -151,7 +186,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const { storage } = options;
   if (storage === undefined || typeof storage.events?.claimDeliveries !== 'function')
     throw new ConfigurationError('storage', 'is required: a StorageDriver with an event store.');
-  const subscriptions = prepare(options.subscriptions);
+  const allowTargets = allowanceOf(options.allowTargets);
+  const subscriptions = prepare(options.subscriptions, allowTargets);
+  const send = createWebhookSend(allowTargets, options.resolveHost);
   const byId = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
   const maxAttempts = positiveInt(options.maxAttempts, 8, 'maxAttempts', 100);
   const initialMs = positiveInt(options.backoff?.initialMs, 1000, 'backoff.initialMs');
@@ -185,16 +222,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   async function post(subscription: Prepared, event: StoredEvent): Promise<number> {
     const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: event });
     const headers = await signWebhook(await subscription.key, event.id, Math.floor(Date.now() / 1000), body);
-    const response = await fetch(subscription.url, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    // The answer's body is not needed; dropping it frees the connection without reading it.
-    await response.body?.cancel().catch(() => undefined);
-    return response.status;
+    return send(subscription.url, { ...headers, 'content-type': 'application/json' }, body, timeoutMs);
   }
 
   async function attempt(claimed: ClaimedDelivery, step: DispatchStep): Promise<void> {
