@@ -8,6 +8,7 @@
  * declared once in `docs-globals.d.ts`. A block leaves the check only with `no-check="<reason>"`.
  * The links between the docs are checked here too.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +68,7 @@ const LINKS = [
   '@types/better-sqlite3',
   'pg',
   '@types/pg',
+  '@electric-sql/pglite',
   'react',
   '@types/react',
   'pino',
@@ -157,6 +159,29 @@ describe('links of the README and docs/', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('every file a doc names in a code span exists (a path from the root, or a file name somewhere in the repository)', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const names = new Set(tracked.map((file) => file.slice(file.lastIndexOf('/') + 1)));
+    // Files of the reader's app or of the build, which the docs name on purpose, and members that look like file names.
+    const theirs =
+      /^(server\.js|task\.entity\.json|primitives\.yaml|cellgate\.config\.[mc]?[jt]s|dist\/.*|node_modules\/.*|entities\/[\w.-]+\.yaml|test\/x\/y\.test\.ts|express\.json|c\.req\.json)$/;
+    const missing: string[] = [];
+    for (const doc of docs) {
+      const text = readFileSync(join(root, doc), 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
+      for (const [, span] of text.matchAll(/`([^`\n]{1,300})`/g)) {
+        for (const token of span!.split(/[\s,()]+/)) {
+          // A path or file name with an extension; `/api/openapi.json` is a route, `express.json` a member.
+          const match = /^([\w\-[\]][\w.\-/[\]]*\.(?:ts|mts|mjs|cjs|js|json|md|yaml|yml))(?::\d+)?$/.exec(token);
+          if (match === null || theirs.test(match[1]!)) continue;
+          const path = match[1]!;
+          const found = path.includes('/') ? tracked.some((file) => file === path || file.endsWith(`/${path}`)) : names.has(path);
+          if (!found) missing.push(`${doc}: ${path}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('docs/README.md lists every guide', () => {
