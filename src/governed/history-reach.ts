@@ -13,7 +13,7 @@ import { CellgateError, validationError } from '../errors.ts';
 import { HISTORY_REACH_MAX_TERMS } from '../limits.ts';
 import { reachAdmits } from '../storage/history-reach.ts';
 import type { HistoryReach, HistoryReachGrant } from '../storage/types.ts';
-import { accessLevel, type AccessPolicy } from './access.ts';
+import type { AccessPolicy } from './access.ts';
 import type { Actor } from './types.ts';
 
 /**
@@ -56,19 +56,26 @@ export function holdsRoleIn(actor: Actor, workspaceId: string): boolean {
 
 const planAllows = (actor: Actor, plans: readonly string[]): boolean => plans.length === 0 || (actor.plan !== undefined && plans.includes(actor.plan));
 
+/** A resource compiled once: the roles that grant at least `view` on it. */
+interface Compiled extends ReachResource {
+  /** `view` is the lowest level, so any role of the view, edit or admin lists grants it (as `accessLevel` ranks them). */
+  readers: ReadonlySet<string>;
+}
+
+const readsWith = (roles: readonly string[], readers: ReadonlySet<string>): boolean => roles.some((role) => readers.has(role));
+
 /** Workspaces of one resource type the actor may view (null: all, tenant level included), or undefined: none. */
-function viewableWorkspaces(actor: Actor, resource: ReachResource, workspaces: readonly string[]): readonly string[] | null | undefined {
-  const { permissions, scope, plans } = resource.policy;
+function viewableWorkspaces(actor: Actor, resource: Compiled, workspaces: readonly string[]): readonly string[] | null | undefined {
+  const { scope, plans } = resource.policy;
   if (!planAllows(actor, plans)) return undefined;
-  // `view` is the lowest level, so any level but none grants it.
-  if (accessLevel(actor, permissions, null) !== 'none') return null;
+  if (readsWith(actor.roles, resource.readers)) return null;
   if (scope === 'system-global') return undefined;
-  const ids = workspaces.filter((id) => accessLevel(actor, permissions, id) !== 'none');
+  const ids = workspaces.filter((id) => readsWith(actor.workspaces[id]!, resource.readers));
   return ids.length === 0 ? undefined : ids;
 }
 
 /** The whole reach of an actor: one grant per distinct set of workspaces, holding its types. */
-function reachOf(actor: Actor, resources: readonly ReachResource[]): HistoryReach {
+function reachOf(actor: Actor, resources: readonly Compiled[]): HistoryReach {
   const workspaces = workspacesOf(actor);
   const grants = new Map<string, { resourceTypes: string[]; workspaceIds: readonly string[] | null }>();
   let everywhere = resources.length > 0;
@@ -108,7 +115,10 @@ const termsOf = (reach: HistoryReach): number => reach.reduce((sum, grant) => su
  * const page = await storage.listAudit({ tenantId: actor.tenantId, limit: 20, reach: policy.reach(actor) });
  */
 export function historyReachPolicy(resources: readonly ReachResource[]): HistoryReachPolicy {
-  const mounted = [...resources];
+  const mounted: Compiled[] = resources.map((resource) => {
+    const { view, edit, admin } = resource.policy.permissions;
+    return { ...resource, readers: new Set([...view, ...edit, ...admin]) };
+  });
   return {
     reach(actor, workspaceId) {
       requireAuditRead(actor);
