@@ -6,7 +6,7 @@
  * runtime-neutral root entry.
  */
 import process from 'node:process';
-import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
+import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { MAX_STDIO_MESSAGE_BYTES } from '../../limits.ts';
@@ -106,6 +106,38 @@ class LineFilter extends Transform {
 }
 
 /**
+ * What the SDK's transport writes to: each answer goes on to stdout at once, and the SDK is never
+ * asked to wait. The SDK waits for a full stdout with one 'drain' and one 'error' listener per
+ * pending answer, so a client that read late piled up a pair per answer on stdout (Node's
+ * `MaxListenersExceededWarning` past ten). Backpressure moves to the input instead: while stdout
+ * is full, the line filter is paused, so stdin stops being read and no new request starts; one
+ * 'drain' listener resumes it. What waits is bounded by the requests already read.
+ */
+class PacedOutput extends Writable {
+  #waiting = false;
+
+  constructor(
+    private readonly target: NodeJS.WritableStream,
+    private readonly input: () => Readable,
+  ) {
+    super();
+    target.on('error', (error: Error) => this.destroy(error));
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    if (!this.target.write(chunk) && !this.#waiting) {
+      this.#waiting = true;
+      this.input().pause();
+      this.target.once('drain', () => {
+        this.#waiting = false;
+        this.input().resume();
+      });
+    }
+    done();
+  }
+}
+
+/**
  * Serves MCP on stdio until stdin ends (the client went away), then closes the server.
  * Nothing but JSON-RPC may be written to stdout meanwhile; log to stderr.
  *
@@ -119,8 +151,9 @@ export async function serveStdio(context: ContractContext, streams: StdioStreams
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const lines = (stdin as Readable).pipe(new LineFilter((message) => stdout.write(`${JSON.stringify(message)}\n`)));
-  const transport = new StdioServerTransport(lines, stdout as Writable);
+  const output = new PacedOutput(stdout, () => lines);
+  const lines = (stdin as Readable).pipe(new LineFilter((message) => output.write(`${JSON.stringify(message)}\n`)));
+  const transport = new StdioServerTransport(lines, output);
   const handle = serveSdkStdio(() => createMcpServer(context), { transport });
   await ended;
   await handle.close();
