@@ -21,6 +21,8 @@ describe('cellgate mcp (stdio) with a client that reads its answers late', () =>
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.pause();
+    // Requests go out once the server runs (tsx starts in seconds), so all of them meet the paused reader.
+    while (!stderr.includes('serving on stdio')) await once(child.stderr, 'data');
     const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
     send({
       jsonrpc: '2.0',
@@ -32,7 +34,7 @@ describe('cellgate mcp (stdio) with a client that reads its answers late', () =>
     // Each answer is the primitive catalog (tens of KB): a few fill the pipe while nobody reads.
     for (let id = 1; id <= REQUESTS; id++) send({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: 'platform://docs/primitive-catalog' } });
     // Not a timing assertion: the slow reader lets the server run into its full pipe before reading.
-    await sleep(3000);
+    await sleep(2000);
 
     const answered = new Set<number>();
     let partial = '';
