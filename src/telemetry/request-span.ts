@@ -147,16 +147,19 @@ export function traced(request: Request, template: SpanTemplate, run: (state?: R
 
 /**
  * A route runner traced with `template` (see {@link traced}); untraced requests go straight to
- * `run`, allocating nothing.
+ * `run`, allocating nothing. `params` (a route's path parameters) is passed through as it is.
  */
-export function withSpan<Q extends Request>(template: SpanTemplate, run: (request: Q) => Promise<Response>): (request: Q) => Promise<Response> {
-  return (request) => {
+export function withSpan<Q extends Request, P = undefined>(
+  template: SpanTemplate,
+  run: (request: Q, params?: P) => Promise<Response>,
+): (request: Q, params?: P) => Promise<Response> {
+  return (request, params) => {
     const tracing = currentTracing();
-    return tracing === undefined ? run(request) : traceRequest(tracing, request, template, () => run(request));
+    return tracing === undefined ? run(request, params) : traceRequest(tracing, request, template, () => run(request, params));
   };
 }
 
-/** An itty-router pattern as an `http.route` (`/schemas/:name` → `/schemas/{name}`). */
+/** A route pattern as an `http.route` (`/schemas/:name` → `/schemas/{name}`). */
 export function routeOfPattern(pattern: string): string {
   return pattern.replace(/:(\w+)\+?/g, '{$1}');
 }

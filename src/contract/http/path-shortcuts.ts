@@ -1,5 +1,5 @@
 /**
- * Shortcuts in front of the contract router (itty-router), for the two commonest cases:
+ * Shortcuts in front of the contract router (`src/http/path-router.ts`), for the two commonest cases:
  *
  * - a request for exactly a static path (`GET /api/primitives`) with a method registered for it
  *   goes straight to its handler. The router would parse the URL, build the query object and try
@@ -9,7 +9,7 @@
  *
  * Neither may change an answer, so both only look at a path that URL parsing would leave exactly
  * as it is (no percent-escapes, backslashes or dot segments); for anything else, and for every
- * trailing-slash variant, parameterised route and 405, the caller asks itty-router.
+ * trailing-slash variant, parameterised route and 405, the caller asks the router.
  */
 
 /** Characters URL parsing keeps as they are in a path; `%` and `\` are deliberately missing. */
@@ -40,7 +40,7 @@ export function plainPathOf(url: string): string | undefined {
   return PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) ? path : undefined;
 }
 
-/** itty-router's own normalisation of `base + path`: repeated slashes collapsed, none trailing. */
+/** The router's own normalisation of `base + path`: repeated slashes collapsed, none trailing. */
 function joinPath(base: string, path: string): string {
   return (base + path).replace(/\/+(\/|$)/g, '$1');
 }

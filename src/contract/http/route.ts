@@ -39,7 +39,7 @@ export interface RawContent {
 /** One route of the contract handler. */
 export interface RouteDefinition {
   method: 'GET' | 'POST';
-  /** itty-router pattern below the base path: `:name` one segment, `:name+` the rest of the path. */
+  /** Path pattern below the base path (`src/http/path-router.ts`): `:name` one segment, `:name+` the rest of the path. */
   path: string;
   /** OpenAPI operation id (also the `operationId` shown in the docs page). */
   operationId: string;

@@ -1,5 +1,5 @@
 /**
- * Turns the route table into an itty-router: each path gets its methods, `HEAD` for its `GET`,
+ * Turns the route table into a path router: each path gets its methods, `HEAD` for its `GET`,
  * `OPTIONS` (preflight or a plain `Allow` answer), and a catch-all that answers 405 with `Allow`
  * for any other method. Paths no route knows fall through (`undefined`).
  *
@@ -7,14 +7,14 @@
  * request for exactly a static path with one of its methods goes straight to that handler, and a
  * path outside every route's first segment falls through at once. Both use the path only when
  * URL parsing could not change it; anything else, and every parameterised route, trailing slash
- * and 405, goes through itty-router.
+ * and 405, goes through the router.
  */
-import { IttyRouter, type IRequest } from 'itty-router';
 import { CellgateError } from '../../errors.ts';
 import { readJsonText } from '../../http/body.ts';
 import { boundJsonDepth, parseClientJson, parseJsonText } from '../../http/json.ts';
 import { encodeOnce, lightResponse } from '../../http/light-response.ts';
 import { searchParamsOf } from '../../http/query.ts';
+import { ANY_METHOD, createPathRouter, type PathParams } from '../../http/path-router.ts';
 import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
 import type { ContractContext } from '../context.ts';
 import type { CorsPolicy } from './cors.ts';
@@ -44,7 +44,7 @@ export type RouteMatcher = (request: Request) => Promise<Response | undefined>;
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const BOUNDED = (): void => undefined;
 
-function decodeParams(raw: Record<string, string> | undefined): Record<string, string> {
+function decodeParams(raw: PathParams | undefined): Record<string, string> {
   if (!raw) return NO_PARAMS;
   let params: Record<string, string> | undefined;
   for (const [name, value] of Object.entries(raw)) {
@@ -58,20 +58,20 @@ function decodeParams(raw: Record<string, string> | undefined): Record<string, s
   return params ?? NO_PARAMS;
 }
 
-/** A route's runner: called by itty-router (params on the request) or by the static shortcut. */
-type Runner = (request: IRequest) => Response | Promise<Response>;
+/** A route's runner: called by the router (with the path's parameters) or by the static shortcut (none). */
+type Runner = (request: Request, params?: PathParams) => Response | Promise<Response>;
 
 /** Runs one route: cached body if any, else body reading, the service call and serialisation. */
-function runner(route: RouteDefinition, context: ContractContext): (request: IRequest) => Promise<Response> {
+function runner(route: RouteDefinition, context: ContractContext): (request: Request, params?: PathParams) => Promise<Response> {
   // Cached answers are kept as UTF-8 bytes: encoded once, not on every write.
   const cache = route.cacheKey ? new Map<string, Uint8Array>() : undefined;
   // One header list per route, copied by each Response (cheaper than an object literal per request).
   const headers: Array<[string, string]> = [['content-type', route.contentType ?? JSON_CONTENT_TYPE]];
   const answer = (body: string | Uint8Array) => lightResponse(body, 200, headers);
-  return async (request: IRequest): Promise<Response> => {
+  return async (request: Request, params?: PathParams): Promise<Response> => {
     const input: RouteInput = {
-      request: request as unknown as Request,
-      params: decodeParams(request.params),
+      request,
+      params: decodeParams(params),
       query: searchParamsOf(request.url),
       body: undefined,
       bodyLength: undefined,
@@ -107,16 +107,16 @@ function runner(route: RouteDefinition, context: ContractContext): (request: IRe
 /** Builds the matcher for `routes` (grouped by path, in table order). */
 export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSettings): RouteMatcher {
   const { cors, context } = settings;
-  const router = IttyRouter({ base: settings.basePath });
+  const router = createPathRouter(settings.basePath);
   const byPath = new Map<string, RouteDefinition[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
 
-  const options = (methods: string) => (request: IRequest) =>
+  const options = (methods: string) => (request: Request) =>
     new Response(null, {
       status: 204,
-      headers: { allow: methods, ...(cors ? cors.preflight(request as unknown as Request, methods) : {}) },
+      headers: { allow: methods, ...(cors ? cors.preflight(request, methods) : {}) },
     });
-  const notAllowed = (methods: string) => (request: IRequest) => {
+  const notAllowed = (methods: string) => (request: Request) => {
     throw new CellgateError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${methods}.`, {
       headers: { allow: methods },
     });
@@ -124,9 +124,9 @@ export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSe
 
   const shortcuts = createPathShortcuts<Runner>(settings.basePath);
   /** Registers a method handler with the router and, for static paths, the shortcut table. */
-  const add = (method: 'get' | 'post' | 'head' | 'options', path: string, run: Runner) => {
-    router[method](path, run);
-    shortcuts.add(method.toUpperCase(), path, run);
+  const add = (method: 'GET' | 'POST' | 'HEAD' | 'OPTIONS', path: string, run: Runner) => {
+    router.add(method, path, run);
+    shortcuts.add(method, path, run);
   };
   for (const [path, group] of byPath) {
     const methods = group.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]));
@@ -136,22 +136,22 @@ export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSe
         spanTemplate(route.method, routeOfPattern(settings.basePath + path), { [CellgateAttributes.operation]: route.operationId }),
         runner(route, context),
       );
-      add(route.method === 'GET' ? 'get' : 'post', path, run);
+      add(route.method, path, run);
       if (route.method === 'GET') {
-        add('head', path, async (request: IRequest) => {
-          const response = await run(request);
+        add('HEAD', path, async (request: Request, params?: PathParams) => {
+          const response = await run(request, params);
           return new Response(null, { status: response.status, headers: response.headers });
         });
       }
     }
-    add('options', path, options(allow));
-    router.all(path, notAllowed(allow));
+    add('OPTIONS', path, options(allow));
+    router.add(ANY_METHOD, path, notAllowed(allow));
     shortcuts.own(path);
   }
   for (const mount of settings.mounts) {
-    const serve = (request: IRequest) => mount.serve(request as unknown as Request);
-    add('options', mount.path, options(`${mount.methods}, OPTIONS`));
-    router.all(mount.path, serve);
+    const serve = (request: Request) => mount.serve(request);
+    add('OPTIONS', mount.path, options(`${mount.methods}, OPTIONS`));
+    router.add(ANY_METHOD, mount.path, serve);
     // Its own methods skip the router's walk over every route pattern (the mount is registered last).
     for (const method of mount.methods.split(', ')) shortcuts.add(method, mount.path, serve);
     shortcuts.own(mount.path);
@@ -160,7 +160,7 @@ export function createRouteMatcher(routes: RouteDefinition[], settings: RouterSe
   return (request) => {
     const shortcut = shortcuts.find(request.method, request.url);
     if (shortcut === null) return Promise.resolve(undefined);
-    if (shortcut) return Promise.resolve(shortcut(request as unknown as IRequest));
-    return router.fetch(request) as Promise<Response | undefined>;
+    if (shortcut) return Promise.resolve(shortcut(request));
+    return router.fetch(request);
   };
 }

@@ -6,9 +6,9 @@
  * {@link EVENT_FEED_MAX_WAIT_SECONDS}) holds the request open until an event arrives or the time
  * is up (long-poll), then answers, possibly with an empty page.
  */
-import { IttyRouter, type IRequest } from 'itty-router';
 import { validationError } from '../../errors.ts';
 import type { MatchFunction } from '../../http/handler.ts';
+import { ANY_METHOD, createPathRouter } from '../../http/path-router.ts';
 import { searchParamsOf } from '../../http/query.ts';
 import { rawJsonResponse } from '../../http/responses.ts';
 import { EVENT_FEED_DEFAULT_LIMIT, EVENT_FEED_MAX_LIMIT, EVENT_FEED_MAX_PAGE_LENGTH, EVENT_FEED_MAX_WAIT_SECONDS, EVENT_FEED_POLL_MS } from '../../limits.ts';
@@ -103,21 +103,21 @@ export function feedPage(events: readonly StoredEvent[], query: Pick<EventQuery,
 
 /** Builds the match function of the change feed under `basePath`, serving events within `reach`. */
 export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, basePath: string, reach: HistoryReachPolicy): MatchFunction {
-  const router = IttyRouter<IRequest>();
+  const router = createPathRouter();
   const path = `${basePath}/v1/events`;
   const span = spanTemplate('GET', path, { [CellgateAttributes.operation]: 'events' });
-  router.get(path, (request: IRequest) =>
+  router.add('GET', path, (request) =>
     traced(request, span, () =>
       governed(pipeline, request, async ({ actor }) => {
         requireAuditRead(actor);
         const { query, waitMs } = feedQueryOf(searchParamsOf(request.url), actor.tenantId);
         // The reach of the audit reads: per resource type, the workspaces where the actor may view it.
         query.reach = reach.reach(actor, query.workspaceId);
-        const events = await readFeed(storage, query, waitMs, (request as Request).signal);
+        const events = await readFeed(storage, query, waitMs, request.signal);
         return rawJsonResponse(feedPage(events, query));
       }),
     ),
   );
-  router.all(path, (request: IRequest) => answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET']))));
-  return async (request) => (await router.fetch(request)) as Response | undefined;
+  router.add(ANY_METHOD, path, (request) => answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET']))));
+  return (request) => router.fetch(request);
 }

@@ -28,7 +28,7 @@ export function checkResourceName(name: string, scope: EntityScope, path = 'reso
   return name;
 }
 
-/** The itty-router patterns of one resource. */
+/** The route patterns of one resource. */
 export interface ResourcePatterns {
   collection: string;
   item: string;

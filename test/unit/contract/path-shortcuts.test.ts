@@ -1,12 +1,12 @@
 /**
  * The router shortcuts may never change an answer: whatever `find` decides (this handler, or "not
- * ours") must be what itty-router itself decides for the same request. Checked case by case for
+ * ours") must be what the router itself decides for the same request. Checked case by case for
  * the tricky spellings and differentially with fast-check over generated paths.
  */
 import fc from 'fast-check';
-import { IttyRouter, type IRequest } from 'itty-router';
 import { describe, expect, it } from 'vitest';
 import { createPathShortcuts, plainPathOf } from '../../../src/contract/http/path-shortcuts.ts';
+import { ANY_METHOD, createPathRouter } from '../../../src/http/path-router.ts';
 
 describe('plainPathOf', () => {
   it('gives the path only when URL parsing would keep it as it is', () => {
@@ -23,9 +23,10 @@ describe('plainPathOf', () => {
   });
 });
 
-/** The same routes in itty-router (answers name the route) and in a shortcut table. */
+/** The same routes in the router (answers name the route) and in a shortcut table. */
 function routers(basePath: string) {
-  const router = IttyRouter({ base: basePath });
+  const router = createPathRouter(basePath);
+  const named = (name: string) => () => name as unknown as Response;
   const shortcuts = createPathShortcuts<string>(basePath);
   const routes: Array<[string, string]> = [
     ['GET', '/api/primitives'],
@@ -38,14 +39,14 @@ function routers(basePath: string) {
   ];
   for (const [method, path] of routes) {
     const name = `${method} ${path}`;
-    (router as unknown as Record<string, (p: string, h: () => string) => void>)[method.toLowerCase()]!(path, () => name);
+    router.add(method, path, named(name));
     shortcuts.add(method, path, name);
   }
   for (const path of new Set(routes.map(([, path]) => path))) {
-    router.all(path, () => `405 ${path}`);
+    router.add(ANY_METHOD, path, named(`405 ${path}`));
     shortcuts.own(path);
   }
-  router.all('/mcp', () => 'mcp');
+  router.add(ANY_METHOD, '/mcp', named('mcp'));
   shortcuts.own('/mcp');
   return { router, shortcuts };
 }
@@ -54,12 +55,12 @@ async function agree(basePath: string, method: string, url: string): Promise<voi
   const { router, shortcuts } = routers(basePath);
   const found = shortcuts.find(method, url);
   if (found === undefined) return;
-  const routed = (await router.fetch({ method, url } as unknown as IRequest)) as string | undefined;
+  const routed = (await router.fetch({ method, url } as unknown as Request)) as unknown as string | undefined;
   expect(found === null ? undefined : found, `${method} ${url}`).toBe(routed);
 }
 
 describe('router shortcuts', () => {
-  it('take exact static paths and refuse foreign prefixes, as itty-router would', async () => {
+  it('take exact static paths and refuse foreign prefixes, as the router would', async () => {
     const { shortcuts } = routers('');
     expect(shortcuts.find('GET', 'http://h/api/primitives?x=1')).toBe('GET /api/primitives');
     expect(shortcuts.find('HEAD', 'http://h/api/primitives')).toBe('HEAD /api/primitives');
@@ -87,7 +88,7 @@ describe('router shortcuts', () => {
     expect(shortcuts.find('GET', 'http://h/platform')).toBeNull();
   });
 
-  it('never decide differently from itty-router (generated paths)', async () => {
+  it('never decide differently from the router (generated paths)', async () => {
     const segment = fc.constantFrom(
       'api',
       'primitives',
