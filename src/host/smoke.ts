@@ -1,11 +1,10 @@
 /**
  * The smoke checks of a running reference host (each example host's `smoke.ts` runs them against
- * itself): a wrong answer throws with what was wrong.
+ * itself): a wrong answer throws with what was wrong. The MCP check uses the official client,
+ * `@modelcontextprotocol/sdk`, an optional peer dependency the smoke needs installed.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signDevToken } from 'cellgate';
-
+import { connectMcpClient } from '../testing/mcp-client.ts';
 import { DEMO_IDS } from './demo.ts';
 
 const DEMO_TENANT = DEMO_IDS.tenant;
@@ -59,8 +58,7 @@ export async function runSmoke(baseUrl: string, secret?: string): Promise<string
   check(validation.valid === true, `the CRM example should validate, got ${JSON.stringify(validation).slice(0, 200)}`);
   passed.push('validate example ok');
 
-  const client = new Client({ name: 'cellgate-smoke', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
+  const client = await connectMcpClient(new URL(`${baseUrl}/mcp`), 'cellgate-smoke', 'runSmoke');
   try {
     const { tools } = await client.listTools();
     check(tools.length === 19, `MCP tools/list: expected 19 tools, got ${tools.length}`);

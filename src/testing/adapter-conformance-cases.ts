@@ -2,12 +2,11 @@
  * The case groups of the adapter conformance suite. Every case talks to a real server over HTTP;
  * "identical" means status, every header the bare handler sets, and the body bytes.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import type { FetchHandler } from '../http/handler.ts';
 import type { AdapterConformanceSkips, ConformanceContext } from './adapter-conformance.ts';
 import { abortMidBody, rawGet, sendEndlessBody } from './adapter-conformance-http.ts';
+import { connectMcpClient } from './mcp-client.ts';
 
 type Current = () => ConformanceContext;
 
@@ -300,12 +299,11 @@ export function transportCases(current: Current, skips: AdapterConformanceSkips)
   });
 }
 
-/** MCP over the adapter, with the official SDK client. */
+/** MCP over the adapter, with the official SDK client (an optional peer: `mcp-client.ts`). */
 export function mcpCases(current: Current): void {
   describe('MCP endpoint', () => {
     it('lists and calls tools through the adapter', async () => {
-      const client = new Client({ name: 'adapter-conformance', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${current().url}/mcp`)));
+      const client = await connectMcpClient(new URL(`${current().url}/mcp`), 'adapter-conformance', 'runAdapterConformance');
       try {
         const { tools } = await client.listTools();
         expect(tools.length).toBeGreaterThanOrEqual(19);
