@@ -46,5 +46,5 @@ export default defineConfig({
   // Each public entry imports the others by their package name, so one copy of shared state exists
   // at run time; optional peers are resolved from the host application.
   // `vitest` is the host's own test runner when it imports `cellgate/testing`.
-  external: [/^cellgate(\/.*)?$/, /^node:/, 'pg', 'better-sqlite3', 'express', 'fastify', 'hono', /^@hono\//, /^next(\/.*)?$/, /^vitest(\/.*)?$/],
+  external: [/^cellgate(\/.*)?$/, /^node:/, 'pg', 'better-sqlite3', /^@electric-sql\/pglite(\/.*)?$/, 'express', 'fastify', 'hono', /^@hono\//, /^next(\/.*)?$/, /^vitest(\/.*)?$/],
 });

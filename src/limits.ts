@@ -177,6 +177,13 @@ export const DEFAULT_PG_CONNECTION_TIMEOUT_MS = 5000;
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
+ * Longest a transaction on PGlite (one connection, so one transaction at a time) waits for the
+ * ones before it before answering 503 with `Retry-After`. Configurable
+ * (`pgliteStorage({ transactionWaitMs })`).
+ */
+export const DEFAULT_PGLITE_TRANSACTION_WAIT_MS = 5000;
+
+/**
  * Longest a SQLite rate-limit count waits for another process's write lock. Past it the request
  * is counted in the process's memory instead (a per-process limit while the lock is held): a rate
  * limit must not make reads wait behind a long write, nor let them through uncounted.

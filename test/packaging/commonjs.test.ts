@@ -18,7 +18,7 @@ describe('CommonJS consumers', () => {
       files: {
         'main.js': `
 const cellgate = require('cellgate');
-const entries = ['adapters/node', 'adapters/express', 'adapters/fastify', 'adapters/hono', 'adapters/next', 'storage/sqlite', 'storage/postgres'];
+const entries = ['adapters/node', 'adapters/express', 'adapters/fastify', 'adapters/hono', 'adapters/next', 'storage/sqlite', 'storage/postgres', 'storage/pglite'];
 for (const entry of entries) if (Object.keys(require('cellgate/' + entry)).length === 0) throw new Error(entry + ' is empty');
 (async () => {
   const esm = await import('cellgate');

@@ -1,10 +1,10 @@
-/** Helpers of the storage runners. `STORAGE_DRIVERS=memory,sqlite,postgres` selects which drivers they exercise. */
+/** Helpers of the storage runners. `STORAGE_DRIVERS=memory,sqlite,postgres,pglite` selects which drivers they exercise. */
 import { expect } from 'vitest';
 import { CellgateError, type StorageDriver } from 'cellgate';
 import { conformanceModels, freshScope, invoiceFields, invoiceModel, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
 
 /** A skip reason when `driver` is filtered out, else undefined. */
-export function driverSkip(driver: 'memory' | 'sqlite' | 'postgres'): string | undefined {
+export function driverSkip(driver: 'memory' | 'sqlite' | 'postgres' | 'pglite'): string | undefined {
   const selected = process.env.STORAGE_DRIVERS?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
