@@ -230,13 +230,13 @@ export const MAX_FILTER_VALUES = 100;
 export const EXACT_COUNT_THRESHOLD = 1_000;
 
 /**
-/**
  * Largest YAML/JSON document file the CLI reads (`cellgate validate`, and the entity files of the
- * other commands), in bytes: 4 × the REST body limit, room for comments and YAML's looser layout.
- * The size is checked before the file is read whole (a 50 MB entity file took 1.7 GB to parse);
- * a larger file: one line, exit code 2. Not configurable.
+ * other commands), in bytes: the REST body limit, which the API applies to the same documents.
+ * Parsing with line and column positions costs about 100 times a file's size in memory (a dense
+ * 1 MiB entity file about 120 MB, a 50 MB one took 1.7 GB), so the size is checked before the
+ * file is read whole; a larger file: one line, exit code 2. Not configurable.
  */
-export const MAX_DOCUMENT_FILE_BYTES = 4 * DEFAULT_BODY_LIMIT;
+export const MAX_DOCUMENT_FILE_BYTES = DEFAULT_BODY_LIMIT;
 
 /** Longest error path `cellgate validate` walks to find a problem's line and column (paths are built by the validator; this only bounds the walk). */
 export const MAX_VALIDATE_PATH_LENGTH = 1024;
