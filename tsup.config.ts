@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
@@ -47,4 +48,9 @@ export default defineConfig({
   // at run time; optional peers are resolved from the host application.
   // `vitest` is the host's own test runner when it imports `cellgate/testing`.
   external: [/^cellgate(\/.*)?$/, /^node:/, 'pg', 'better-sqlite3', /^@electric-sql\/pglite(\/.*)?$/, 'express', 'fastify', 'hono', /^@hono\//, /^next(\/.*)?$/, /^vitest(\/.*)?$/],
+  // The docs page's Swagger UI files (vendored with their licence) go beside the chunks that read
+  // them: `src/contract/docs/assets.ts` resolves `./swagger-ui/` against its own module URL.
+  onSuccess: async () => {
+    cpSync(resolve(root, 'src/contract/docs/swagger-ui'), resolve(root, 'dist/swagger-ui'), { recursive: true, filter: (source) => !source.endsWith('.md') });
+  },
 });

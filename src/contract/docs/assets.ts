@@ -1,8 +1,8 @@
 /**
- * The Swagger UI files the docs page needs, served by the handler itself so the page works with
- * no internet. They are read once, on the first request for each, and kept in memory. The default
- * loader looks the file system up at run time (no import of a Node built-in), so the root entry
- * stays runtime-neutral.
+ * The Swagger UI files the docs page needs, shipped in the package and served by the handler
+ * itself so the page works with no internet (docs/decisions/A17.md). They are read once, on the
+ * first request for each, and kept in memory. The default loader looks the file system up at run
+ * time (no import of a Node built-in), so the root entry stays runtime-neutral.
  */
 import type { DocsAssetLoader } from '../http/options.ts';
 import { DOCS_INIT_SCRIPT } from './page.ts';
@@ -19,16 +19,16 @@ export const DOCS_ASSETS: Readonly<Record<string, string>> = {
 /** Assets that are cellgate's own, served from memory (never asked of the loader). */
 const BUILT_IN: Readonly<Record<string, string>> = { 'docs-init.js': DOCS_INIT_SCRIPT };
 
-const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
+/**
+ * The folder of the Swagger UI files, beside this module: `./swagger-ui/` next to `assets.ts` in
+ * the sources, and next to the built chunk in `dist/` (the build copies the folder there; the
+ * packaging test serves the page from the packed package). See `swagger-ui/README.md`.
+ */
+const SWAGGER_UI_FOLDER = './swagger-ui/';
 
 /** The part of Node's `fs/promises` the default loader uses. */
 interface ReadFileModule {
-  readFile(path: URL | string): Promise<Uint8Array>;
-}
-
-/** The part of Node's `module` the default loader uses when `import.meta.resolve` is missing. */
-interface ModuleModule {
-  createRequire(from: string): { resolve(specifier: string): string };
+  readFile(path: URL): Promise<Uint8Array>;
 }
 
 /**
@@ -42,25 +42,17 @@ function builtin<T>(name: string): T | undefined {
 }
 
 /**
- * Reads a file of the installed `swagger-ui-dist` package on runtimes that have a file system
+ * Reads one of the Swagger UI files shipped with cellgate on runtimes that have a file system
  * (Node, Bun, Deno); answers `undefined` (the asset is 404) on runtimes that have none, where the
- * host passes `docs.assets` instead.
+ * host passes `docs.assets` instead. Only names of {@link DOCS_ASSETS} reach it.
  */
 export const readSwaggerUiFile: DocsAssetLoader = async (file) => {
   const fs = builtin<ReadFileModule>('node:fs/promises');
   if (!fs) return undefined;
-  // Built at run time so bundlers (Next's Turbopack, webpack) do not try to bundle every file of
-  // the package as a possible target of this specifier.
-  const specifier = [SWAGGER_UI_PACKAGE, file].join('/');
-  let location: URL | string;
-  if (typeof import.meta.resolve === 'function') location = new URL(import.meta.resolve(specifier));
-  else {
-    // Some module runners (test transformers) do not provide import.meta.resolve.
-    const module = builtin<ModuleModule>('node:module');
-    if (!module) return undefined;
-    location = module.createRequire(import.meta.url).resolve(specifier);
-  }
-  return new Uint8Array(await fs.readFile(location));
+  // The folder's URL is built first and the file resolved against it at run time, so bundlers
+  // (webpack's `new URL(…, import.meta.url)` asset rule) do not try to bundle the folder.
+  const folder = new URL(SWAGGER_UI_FOLDER, import.meta.url);
+  return new Uint8Array(await fs.readFile(new URL(file, folder)));
 };
 
 /** One asset ready to send. */

@@ -18,8 +18,8 @@ export interface DocsOptions {
   /** Title of the page and of the OpenAPI document. @default 'cellgate contract API' */
   title?: string;
   /**
-   * Where the Swagger UI files come from. The default reads them from the installed
-   * `swagger-ui-dist` package through the runtime's file system (Node, Bun, Deno), on the first
+   * Where the Swagger UI files come from. The default reads the copy shipped in the package
+   * (`dist/swagger-ui/`) through the runtime's file system (Node, Bun, Deno), on the first
    * request for each; on runtimes without one (workerd) supply a loader, e.g. over static assets.
    */
   assets?: DocsAssetLoader;
