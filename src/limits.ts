@@ -274,6 +274,26 @@ export const WEBHOOK_ERROR_TEXT_LENGTH = 200;
 export const AUDIT_EXPORT_PAGE_SIZE = 500;
 
 /** Longest part of an `Accept` header read when choosing between JSON and NDJSON (the rest is ignored). */
+/** Tenants whose latest cursor one lookup of the waiters' poll asks for (one statement per this many). */
+export const EVENT_FEED_HEADS_BATCH = 500;
+
+/**
+ * Most change-feed requests that may wait (`wait` > 0, no event yet) at once in one process;
+ * one more answers 429 `RATE_LIMITED` with `Retry-After`. Each waiter holds a connection and a
+ * little memory, nothing else. Configurable: `createGovernedApi({ eventFeed: { maxWaiters } })`.
+ */
+export const EVENT_FEED_MAX_WAITERS = 4096;
+
+/**
+ * Most change-feed requests one actor (tenant and actor id) may have waiting at once; one more
+ * answers 429 `RATE_LIMITED` with `Retry-After`. A consumer needs one. Configurable:
+ * `createGovernedApi({ eventFeed: { maxWaitersPerActor } })`.
+ */
+export const EVENT_FEED_MAX_WAITERS_PER_ACTOR = 8;
+
+/** `Retry-After` of a feed request refused by a waiter cap, in seconds. */
+export const EVENT_FEED_WAITERS_RETRY_AFTER_SECONDS = 5;
+
 export const MAX_ACCEPT_HEADER_LENGTH = 1024;
 
 /** Characters (UTF-16 code units) of NDJSON lines gathered into one chunk of a streamed export before it is handed on. */

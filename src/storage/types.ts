@@ -537,6 +537,12 @@ export interface EventDelivery {
 /** A delivery claimed by one dispatcher until `leaseUntil`, with its event. */
 export interface ClaimedDelivery {
   delivery: EventDelivery;
+  /**
+   * Most characters of JSON the answered events may take together, one more per event for the
+   * separator (at least one event is answered whatever its size). The driver stops reading there,
+   * so a reader's memory stays near this bound whatever `limit` says. Absent: no bound but `limit`.
+   */
+  maxLength?: number;
   event: StoredEvent;
 }
 
@@ -581,3 +587,9 @@ export interface EventStore {
   /** Every delivery of one event (one per subscription it matched). */
   listDeliveries(eventId: string): Promise<EventDelivery[]>;
 }
+  /**
+   * The cursor of each tenant's latest committed event (tenants without one are absent), in one
+   * cheap lookup: what long-poll waiters compare to learn that their tenant's feed moved, without a
+   * feed read each. Optional: without it, waiters read the feed at every poll interval.
+   */
+  latestCursors?(tenantIds: readonly string[]): Promise<Map<string, string>>;

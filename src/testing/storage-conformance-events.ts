@@ -175,6 +175,62 @@ export function eventConformanceCases(driver: Current): void {
       expect((bad as CellgateError).code).toBe('VALIDATION_ERROR');
     });
 
+    it("numbers each tenant's cursors by its own events only, whatever other tenants write", async () => {
+      const [first, second, alone] = [context(), context(), context()];
+      await service.create(first, { title: 'a1', amount: 1 });
+      for (let index = 0; index < 3; index += 1) await service.create(second, { title: `b${index}`, amount: index });
+      await service.create(first, { title: 'a2', amount: 2 });
+      for (let index = 0; index < 2; index += 1) await service.create(alone, { title: `c${index}`, amount: index });
+      const cursors = async (ctx: GovernedContext) => (await allEvents(driver(), ctx.actor.tenantId)).map((event) => event.cursor);
+      expect(await cursors(first)).toEqual(await cursors(alone));
+    });
+
+    it('refuses a cursor past 64 bits or of the former global sequence with one 400 naming after', async () => {
+      const ctx = context();
+      await service.create(ctx, { title: 'a', amount: 1 });
+      const cursor = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      for (const after of [cursor('t9223372036854775808'), cursor('t9999999999999999999'), cursor('e1'), cursor('t0')]) {
+        const refused = await driver()
+          .events.listEvents({ tenantId: ctx.actor.tenantId, after, limit: 10 })
+          .catch((error: unknown) => error);
+        expect((refused as CellgateError).code).toBe('VALIDATION_ERROR');
+        expect((refused as CellgateError).details).toMatchObject({ fields: [{ path: 'after' }] });
+      }
+      expect(await driver().events.listEvents({ tenantId: ctx.actor.tenantId, after: cursor('t9223372036854775807'), limit: 10 })).toEqual([]);
+    });
+
+    it('follows a cursor past the last event with only the events beyond its position', async () => {
+      const ctx = context();
+      await service.create(ctx, { title: 'a', amount: 1 });
+      const [only] = await allEvents(driver(), ctx.actor.tenantId);
+      const ahead = btoa('t3').replace(/=+$/, '');
+      expect(await driver().events.listEvents({ tenantId: ctx.actor.tenantId, after: ahead, limit: 10 })).toEqual([]);
+      for (let index = 0; index < 3; index += 1) await service.create(ctx, { title: `n${index}`, amount: index });
+      const events = await allEvents(driver(), ctx.actor.tenantId);
+      expect(events[0]!.id).toBe(only!.id);
+      const beyond = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, after: ahead, limit: 10 });
+      expect(beyond.map((event) => event.id)).toEqual([events[3]!.id]);
+    });
+
+    it('stops a page before its events pass maxLength (at least one), and the next page goes on with no gap', async () => {
+      const ctx = context();
+      for (let index = 0; index < 6; index += 1) await service.create(ctx, { title: `${index}`.repeat(3000), amount: index });
+      const events = await allEvents(driver(), ctx.actor.tenantId);
+      const maxLength = 10_000;
+      const read: StoredEvent[] = [];
+      for (let after: string | undefined; read.length < events.length; ) {
+        const page = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, limit: 500, maxLength, ...(after === undefined ? {} : { after }) });
+        expect(page.length).toBeGreaterThan(0);
+        expect(page.length).toBeLessThan(events.length);
+        expect(page.reduce((sum, event) => sum + JSON.stringify(event).length + 1, 0)).toBeLessThanOrEqual(maxLength);
+        read.push(...page);
+        after = page[page.length - 1]!.cursor;
+      }
+      expect(read).toEqual(events);
+      const one = await driver().events.listEvents({ tenantId: ctx.actor.tenantId, limit: 500, maxLength: 1 });
+      expect(one.map((event) => event.id)).toEqual([events[0]!.id]);
+    });
+
     it('fans each event out once per matching subscription and leases each delivery to one claimant', async () => {
       const ctx = context();
       const created = await service.create(ctx, { title: 'd', amount: 1 });

@@ -29,6 +29,7 @@ describe('cellgate migrate', () => {
       'cellgate_audit_log',
       'cellgate_audit_maintenance',
       'cellgate_event_deliveries',
+      'cellgate_event_positions',
       'cellgate_events',
       'cellgate_idempotency',
       'cellgate_migrations',

@@ -111,7 +111,7 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
       const event = pending.get(record);
       if (event === undefined) return;
       pending.delete(record);
-      wakeReaders(options.storage);
+      wakeReaders(options.storage, event.tenantId);
       if (onEvent === undefined) return;
       try {
         const result = onEvent(structuredClone(event));

@@ -6,18 +6,25 @@
  * {@link EVENT_FEED_MAX_WAIT_SECONDS}) holds the request open until an event arrives or the time
  * is up (long-poll), then answers, possibly with an empty page.
  */
-import { validationError } from '../../errors.ts';
+import { ConfigurationError, validationError } from '../../errors.ts';
 import type { MatchFunction } from '../../http/handler.ts';
 import { ANY_METHOD, createPathRouter } from '../../http/path-router.ts';
 import { searchParamsOf } from '../../http/query.ts';
 import { rawJsonResponse } from '../../http/responses.ts';
-import { EVENT_FEED_DEFAULT_LIMIT, EVENT_FEED_MAX_LIMIT, EVENT_FEED_MAX_PAGE_LENGTH, EVENT_FEED_MAX_WAIT_SECONDS, EVENT_FEED_POLL_MS } from '../../limits.ts';
+import {
+  EVENT_FEED_DEFAULT_LIMIT,
+  EVENT_FEED_MAX_LIMIT,
+  EVENT_FEED_MAX_PAGE_LENGTH,
+  EVENT_FEED_MAX_WAIT_SECONDS,
+  EVENT_FEED_MAX_WAITERS,
+  EVENT_FEED_MAX_WAITERS_PER_ACTOR,
+} from '../../limits.ts';
 import type { EventQuery, StorageDriver, StoredEvent } from '../../storage/types.ts';
 import { isUuid } from '../codec.ts';
 import { requireAuditRead, type HistoryReachPolicy } from '../history-reach.ts';
 import { answer, governed, type Pipeline } from '../http/pipeline.ts';
 import { methodNotAllowed } from '../http/responses.ts';
-import { nextCommitOr } from './wake.ts';
+import { admitWaiter, waitersOf, type FeedWaiterLimits } from './wake.ts';
 import { CellgateAttributes, spanTemplate, traced } from '../../telemetry/request-span.ts';
 
 const RESOURCE_TYPE = /^[a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9]*@v\d+$/;
@@ -68,17 +75,83 @@ export function feedQueryOf(params: URLSearchParams, tenantId: string): { query:
   return { query, waitMs: (intParam(params, 'wait', 0, EVENT_FEED_MAX_WAIT_SECONDS) ?? 0) * 1000 };
 }
 
+/** Feed reads in flight per storage, by query: concurrent readers of the same page share one read. */
+const inFlight = new WeakMap<StorageDriver, Map<string, Promise<StoredEvent[]>>>();
+
 /**
- * Reads a page; with `waitMs`, polls until a page has events, the time is up, or the client went
- * away. The first read happens at once, so a malformed cursor is a 400 without waiting.
+ * One read of a page, bounded by {@link EVENT_FEED_MAX_PAGE_LENGTH} in the driver. Identical
+ * queries in flight at the same time (waiters of one tenant woken by one commit) share one read.
  */
-export async function readFeed(storage: StorageDriver, query: EventQuery, waitMs: number, signal?: AbortSignal): Promise<StoredEvent[]> {
+function readPage(storage: StorageDriver, query: EventQuery): Promise<StoredEvent[]> {
+  let reads = inFlight.get(storage);
+  if (reads === undefined) {
+    reads = new Map();
+    inFlight.set(storage, reads);
+  }
+  const bounded: EventQuery = { ...query, maxLength: Math.min(query.maxLength ?? EVENT_FEED_MAX_PAGE_LENGTH, EVENT_FEED_MAX_PAGE_LENGTH) };
+  const key = JSON.stringify(bounded);
+  const shared = reads.get(key);
+  if (shared !== undefined) return shared;
+  const read = storage.events.listEvents(bounded).finally(() => reads.delete(key));
+  reads.set(key, read);
+  return read;
+}
+
+/** Who waits, for the waiter caps: the caller's key and the caps that apply (docs/security.md). */
+export interface FeedWaiter {
+  actorKey: string;
+  limits: FeedWaiterLimits;
+}
+
+/** Options of the change feed (`createGovernedApi({ eventFeed })`). */
+export interface EventFeedOptions {
+  /** Most feed requests waiting at once in this process; one more: 429. @default 4096 */
+  maxWaiters?: number;
+  /** Most feed requests one actor may have waiting at once; one more: 429. @default 8 */
+  maxWaitersPerActor?: number;
+}
+
+/** The waiter caps of `options`, checked (a configuration error names the bad option). */
+export function feedWaiterLimits(options: EventFeedOptions = {}): FeedWaiterLimits {
+  const count = (name: keyof EventFeedOptions, fallback: number): number => {
+    const value = options[name] ?? fallback;
+    if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`eventFeed.${name}`, 'must be a positive integer.');
+    return value;
+  };
+  return { perProcess: count('maxWaiters', EVENT_FEED_MAX_WAITERS), perActor: count('maxWaitersPerActor', EVENT_FEED_MAX_WAITERS_PER_ACTOR) };
+}
+
+// A caller in code names no actor: only the process cap applies to it.
+const IN_CODE: FeedWaiter = { actorKey: '', limits: { perProcess: EVENT_FEED_MAX_WAITERS, perActor: Number.MAX_SAFE_INTEGER } };
+
+/**
+ * Reads a page; with `waitMs`, waits until a page has events, the time is up, or the client went
+ * away. The first read happens at once, so a malformed cursor is a 400 without waiting. A request
+ * that has to wait takes a waiter slot first: past the caps of `waiter` (by default, only the
+ * per-process cap), 429 `RATE_LIMITED`.
+ */
+export async function readFeed(
+  storage: StorageDriver,
+  query: EventQuery,
+  waitMs: number,
+  signal?: AbortSignal,
+  waiter: FeedWaiter = IN_CODE,
+): Promise<StoredEvent[]> {
   const deadline = Date.now() + waitMs;
-  for (;;) {
-    const events = await storage.events.listEvents(query);
-    const left = deadline - Date.now();
-    if (events.length > 0 || left <= 0 || signal?.aborted) return events;
-    await nextCommitOr(storage, Math.min(EVENT_FEED_POLL_MS, left), signal);
+  const hub = waitersOf(storage);
+  let release: (() => void) | undefined;
+  try {
+    for (;;) {
+      // The tenant's head before the read: a waiter wakes when it moves past it.
+      const basis = waitMs > 0 ? await hub.basis(query.tenantId) : undefined;
+      const events = await readPage(storage, query);
+      const left = deadline - Date.now();
+      if (events.length > 0 || left <= 0 || signal?.aborted) return events;
+      release ??= admitWaiter(`${query.tenantId}\u0000${waiter.actorKey}`, waiter.limits);
+      await hub.next(query.tenantId, basis, left, signal);
+    }
+  } finally {
+    release?.();
   }
 }
 
@@ -102,7 +175,13 @@ export function feedPage(events: readonly StoredEvent[], query: Pick<EventQuery,
 }
 
 /** Builds the match function of the change feed under `basePath`, serving events within `reach`. */
-export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, basePath: string, reach: HistoryReachPolicy): MatchFunction {
+export function eventFeedRoutes(
+  storage: StorageDriver,
+  pipeline: Pipeline,
+  basePath: string,
+  reach: HistoryReachPolicy,
+  limits: FeedWaiterLimits = feedWaiterLimits(),
+): MatchFunction {
   const router = createPathRouter();
   const path = `${basePath}/v1/events`;
   const span = spanTemplate('GET', path, { [CellgateAttributes.operation]: 'events' });
@@ -113,7 +192,7 @@ export function eventFeedRoutes(storage: StorageDriver, pipeline: Pipeline, base
         const { query, waitMs } = feedQueryOf(searchParamsOf(request.url), actor.tenantId);
         // The reach of the audit reads: per resource type, the workspaces where the actor may view it.
         query.reach = reach.reach(actor, query.workspaceId);
-        const events = await readFeed(storage, query, waitMs, request.signal);
+        const events = await readFeed(storage, query, waitMs, request.signal, { actorKey: actor.id, limits });
         return rawJsonResponse(feedPage(events, query));
       }),
     ),

@@ -3,7 +3,8 @@
  * (docs/events.md).
  */
 export { eventFromAudit, type EventSubscriber } from './emit.ts';
-export { eventFeedRoutes, readFeed } from './feed-route.ts';
+export { eventFeedRoutes, readFeed, type EventFeedOptions, type FeedWaiter } from './feed-route.ts';
+export type { FeedWaiterLimits } from './wake.ts';
 export { generateWebhookSecret, signWebhook } from './signing.ts';
 export {
   createWebhookDispatcher,

@@ -15,7 +15,7 @@ import {
 } from '../create-governed-resource.ts';
 import type { GovernedServiceOptions } from '../service-types.ts';
 import { buildGovernedOpenApi } from '../openapi.ts';
-import { eventFeedRoutes } from '../events/feed-route.ts';
+import { eventFeedRoutes, feedWaiterLimits, type EventFeedOptions } from '../events/feed-route.ts';
 import { historyReachPolicy } from '../history-reach.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
@@ -37,6 +37,8 @@ export interface GovernedApiOptions
   auditRoutes?: boolean;
   /** Serve the change feed `GET /v1/events` (docs/events.md). @default true */
   eventRoutes?: boolean;
+  /** Caps of the change feed's long-poll waiters (docs/events.md, docs/security.md). */
+  eventFeed?: EventFeedOptions;
 }
 
 /** The handler of {@link createGovernedApi}, with its resources by path name. */
@@ -71,6 +73,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     resources: entries,
     auditRoutes: withAudit = true,
     eventRoutes: withEvents = true,
+    eventFeed,
     storage,
     redaction,
     audit,
@@ -134,7 +137,7 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   // The change feed is one more path beside the operation table; a substring test keeps every
   // other request on the table's single parse.
   const feedPath = `${basePath}/v1/events`;
-  const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath, reach) : undefined;
+  const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath, reach, feedWaiterLimits(eventFeed)) : undefined;
   const all: typeof match =
     feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
   return Object.assign(createFetchHandler(all), {

@@ -41,6 +41,10 @@ function indexed(map: Map<string, number[]>, key: string): number[] {
 /** Committed events and deliveries of one memory driver. */
 export class MemoryEventStore implements EventStore {
   private readonly events: StoredEvent[] = [];
+  /** Characters of JSON of each event in `events` (same index): a page stops by size without serialising. */
+  private readonly lengths: number[] = [];
+  /** Position of each event in `events` among its tenant's events (same index): what its cursor names. */
+  private readonly tenantPositions: number[] = [];
   private readonly seqById = new Map<string, number>();
   /** Positions in `events` per tenant, and per tenant and resource type, ascending: the feed reads without a scan. */
   private readonly byTenant = new Map<string, number[]>();
@@ -54,18 +58,38 @@ export class MemoryEventStore implements EventStore {
   commit(staged: readonly DomainEvent[]): void {
     for (const event of staged) {
       const seq = this.events.length + 1;
-      this.events.push({ ...structuredClone(event), cursor: encodeEventCursor(seq) });
+      const ofTenant = indexed(this.byTenant, event.tenantId);
+      ofTenant.push(seq - 1);
+      // The cursor is the event's position among its tenant's events (src/storage/event-cursor.ts).
+      this.tenantPositions[seq - 1] = ofTenant.length;
+      this.store(seq - 1, { ...structuredClone(event), cursor: encodeEventCursor(ofTenant.length) });
       this.seqById.set(event.id, seq);
-      indexed(this.byTenant, event.tenantId).push(seq - 1);
       indexed(this.byTenantType, typeKey(event.tenantId, event.resourceType)).push(seq - 1);
     }
   }
 
+  private store(index: number, event: StoredEvent): void {
+    this.events[index] = event;
+    this.lengths[index] = JSON.stringify(event).length;
+  }
+
+  /**
+   * Index in `events` after which the tenant's events past `after` start: the index of the
+   * tenant's event at that position (or of its last event, when `after` names a position not
+   * reached yet), -1 from the first. Positions never move: retention leaves holes.
+   */
+  private startAfter(tenantId: string, after: string | undefined): { index: number; position: number } {
+    if (after === undefined) return { index: -1, position: 0 };
+    const position = Number(decodeEventCursor(after));
+    const ofTenant = this.byTenant.get(tenantId) ?? [];
+    return { index: ofTenant[Math.min(position, ofTenant.length) - 1] ?? -1, position };
+  }
+
   /** Committed events of one record after a cursor, in commit order (erasure reads them in batches). */
   recordEvents(query: RecordEventQuery): StoredEvent[] {
-    const start = query.after === undefined ? 0 : Number(decodeEventCursor(query.after));
+    const start = this.startAfter(query.tenantId, query.after);
     const out: StoredEvent[] = [];
-    for (let index = start; index < this.events.length && out.length < query.limit; index += 1) {
+    for (let index = start.index + 1; index < this.events.length && out.length < query.limit; index += 1) {
       const event = this.events[index];
       // A hole is an event retention removed (positions stay, so cursors keep their meaning).
       if (event !== undefined && event.tenantId === query.tenantId && event.resourceType === query.resourceType && event.resourceId === query.resourceId)
@@ -79,22 +103,36 @@ export class MemoryEventStore implements EventStore {
     const seq = this.seqById.get(event.id);
     if (seq === undefined || this.events[seq - 1]?.tenantId !== event.tenantId) return;
     const { cursor: _cursor, ...body } = event as StoredEvent;
-    this.events[seq - 1] = { ...structuredClone(body), cursor: encodeEventCursor(seq) };
+    this.store(seq - 1, { ...structuredClone(body), cursor: this.events[seq - 1]!.cursor });
   }
 
   async listEvents(query: EventQuery): Promise<StoredEvent[]> {
-    const start = query.after === undefined ? 0 : Number(decodeEventCursor(query.after));
+    const start = this.startAfter(query.tenantId, query.after);
     // Only the tenant's events (of the resource type, when named), from the cursor on: binary search, no scan of history.
     const positions =
       (query.resourceType === undefined ? this.byTenant.get(query.tenantId) : this.byTenantType.get(typeKey(query.tenantId, query.resourceType))) ?? [];
     const out: StoredEvent[] = [];
-    for (let at = lowerBound(positions, (position) => position < start); at < positions.length && out.length < query.limit; at += 1) {
+    let length = 0;
+    for (let at = lowerBound(positions, (position) => position <= start.index); at < positions.length && out.length < query.limit; at += 1) {
       const event = this.events[positions[at]!];
       if (event === undefined) continue;
+      // A cursor past the tenant's last event: only events beyond that position follow it.
+      if (this.tenantPositions[positions[at]!]! <= start.position) continue;
       if (query.workspaceId !== undefined && event.workspaceId !== query.workspaceId) continue;
       if (query.workspaceIds !== undefined && (event.workspaceId === null || !query.workspaceIds.includes(event.workspaceId))) continue;
       if (!withinOptionalReach(query.reach, event.resourceType, event.workspaceId)) continue;
+      length += this.lengths[positions[at]!]! + 1;
+      if (query.maxLength !== undefined && length > query.maxLength && out.length > 0) break;
       out.push(structuredClone(event));
+    }
+    return out;
+  }
+
+  async latestCursors(tenantIds: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const tenantId of tenantIds) {
+      const count = this.byTenant.get(tenantId)?.length ?? 0;
+      if (count > 0) out.set(tenantId, encodeEventCursor(count));
     }
     return out;
   }
@@ -183,10 +221,9 @@ export class MemoryEventStore implements EventStore {
     const ids: string[] = [];
     let deliveries = 0;
     let walked = 0;
-    const start = after === null ? 0 : Number(decodeEventCursor(after));
-    // Only the tenant's positions, from the cursor on (binary search): no walk over other tenants.
+    // Only the tenant's positions, from the cursor on: no walk over other tenants.
     const positions = this.byTenant.get(tenantId) ?? [];
-    let at = lowerBound(positions, (position) => position < start);
+    let at = after === null ? 0 : Math.min(Number(decodeEventCursor(after)), positions.length);
     for (; at < positions.length && walked < limit; at += 1) {
       const index = positions[at]!;
       const event = this.events[index];
@@ -198,7 +235,8 @@ export class MemoryEventStore implements EventStore {
       ids.push(event.id);
       deliveries += own.length;
     }
-    return { ids, deliveries, next: walked === limit && at < positions.length ? encodeEventCursor(positions[at]!) : null };
+    // `at` is the index of the next event to walk, so `at` is the tenant position of the last one walked.
+    return { ids, deliveries, next: walked === limit && at < positions.length ? encodeEventCursor(at) : null };
   }
 
   /** Removes events (leaving holes, so positions and cursors stay) and all their deliveries. */
@@ -207,7 +245,10 @@ export class MemoryEventStore implements EventStore {
     for (const [key, delivery] of this.deliveries) if (gone.has(delivery.eventId)) this.deliveries.delete(key);
     for (const id of ids) {
       const seq = this.seqById.get(id);
-      if (seq !== undefined) delete this.events[seq - 1];
+      if (seq !== undefined) {
+        delete this.events[seq - 1];
+        delete this.lengths[seq - 1];
+      }
       this.seqById.delete(id);
     }
   }

@@ -157,7 +157,13 @@ export const EVENT_COLUMNS: readonly ColumnSpec[] = [
   col('payload', 'json', true),
   // False until the webhook dispatcher has created the event's deliveries.
   col('fanned_out', 'boolean', true),
+  // The event's position among its tenant's events, what its feed cursor names (src/storage/event-cursor.ts).
+  // Nullable only because the `cellgate:event-positions` step adds it to older tables and fills it.
+  col('tenant_seq', 'bigint'),
 ];
+
+/** The last feed position handed out per tenant: positions never repeat, even after retention removed a tenant's every event. */
+export const EVENT_POSITIONS_TABLE = 'cellgate_event_positions';
 
 /** Webhook delivery state, one row per (subscription, event); the key is (subscription_id, event_id). */
 export const DELIVERY_TABLE = 'cellgate_event_deliveries';

@@ -5,10 +5,9 @@
  * anywhere else.
  */
 import { sql } from 'kysely';
-import { encodeEventCursor, decodeEventCursor } from '../event-cursor.ts';
-import type { DomainEvent, ErasureOperations, StoredEvent, StoredRecord } from '../types.ts';
+import type { ErasureOperations, StoredEvent, StoredRecord } from '../types.ts';
 import { AUDIT_TABLE, EVENTS_TABLE, VERSION_TABLE } from './columns.ts';
-import { eventResourceId } from './events.ts';
+import { afterCursor, decodeEvent, EVENT_ROW, eventResourceId } from './events.ts';
 import type { Row } from './codec.ts';
 import { scopeCondition } from './list-query.ts';
 import type { SqlDialect, SqlTx } from './sql-dialect.ts';
@@ -47,12 +46,11 @@ export function createSqlErasureOperations(dialect: SqlDialect, tx: SqlTx): Eras
     listRecordEvents: (query) =>
       run(async (): Promise<StoredEvent[]> => {
         // The record index (tenant, resource type, resource id, seq) finds exactly these rows.
-        const after = query.after === undefined ? sql`` : sql` AND ${sql.ref('seq')} > ${decodeEventCursor(query.after)}`;
-        const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('payload')} FROM ${sql.table(EVENTS_TABLE)}
+        const { rows } = await sql<Row>`SELECT ${EVENT_ROW} FROM ${sql.table(EVENTS_TABLE)}
           WHERE ${sql.ref('tenant_id')} = ${query.tenantId} AND ${sql.ref('resource_type')} = ${query.resourceType}
-          AND ${eventResourceId(dialect)} = ${query.resourceId}${after}
+          AND ${eventResourceId(dialect)} = ${query.resourceId}${afterCursor(query.tenantId, query.after)}
           ORDER BY ${sql.ref('seq')} LIMIT ${Math.max(1, Math.floor(query.limit))}`.execute(tx);
-        return rows.map((row) => ({ ...(dialect.decode('json', row.payload) as DomainEvent), cursor: encodeEventCursor(row.seq as string | number) }));
+        return rows.map((row) => decodeEvent(dialect, row));
       }),
 
     replaceEvent: (event) =>

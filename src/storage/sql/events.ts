@@ -12,10 +12,11 @@
 import { sql, type RawBuilder } from 'kysely';
 import { decodeEventCursor, encodeEventCursor } from '../event-cursor.ts';
 import type { ClaimedDelivery, DeliveryCounts, DeliveryOutcome, DomainEvent, EventDelivery, EventStore, StoredEvent } from '../types.ts';
-import { DELIVERY_COLUMNS, DELIVERY_TABLE, EVENTS_TABLE } from './columns.ts';
+import { DELIVERY_COLUMNS, DELIVERY_TABLE, EVENT_POSITIONS_TABLE, EVENTS_TABLE } from './columns.ts';
 import type { Row } from './codec.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { reachCondition } from './history-reach.ts';
+import { jsonLength, sizedPage } from './sized-page.ts';
 import { mapErrors } from './sql-errors.ts';
 
 /** First key of the per-tenant event-order advisory lock (`'evnt'`); the second is the tenant's hash. */
@@ -36,15 +37,51 @@ export function eventResourceId(dialect: SqlDialect): RawBuilder<unknown> {
 export function appendEvent(dialect: SqlDialect, tx: SqlDb | SqlTx, event: DomainEvent): Promise<void> {
   return mapErrors(dialect, async () => {
     if (dialect.name === 'postgres') await sql`SELECT pg_advisory_xact_lock(${sql.lit(EVENT_LOCK_CLASS)}, hashtext(${event.tenantId}))`.execute(tx);
-    await sql`INSERT INTO ${sql.table(EVENTS_TABLE)} (${sql.join(['id', 'tenant_id', 'workspace_id', 'resource_type', 'payload', 'fanned_out'].map((c) => sql.ref(c)))})
-      VALUES (${event.id}, ${event.tenantId}, ${event.workspaceId}, ${event.resourceType}, ${dialect.encode('json', event)}, ${dialect.encode('boolean', false)})`.execute(
+    // The tenant's next feed position, taken under the same lock (and the counter row's), so positions follow commit order too.
+    const positions = sql.table(EVENT_POSITIONS_TABLE);
+    const { rows } = await sql<{
+      last_seq: string | number;
+    }>`INSERT INTO ${positions} (${sql.id('tenant_id')}, ${sql.id('last_seq')}) VALUES (${event.tenantId}, 1)
+      ON CONFLICT (${sql.id('tenant_id')}) DO UPDATE SET ${sql.id('last_seq')} = ${sql.raw(EVENT_POSITIONS_TABLE)}.${sql.id('last_seq')} + 1
+      RETURNING ${sql.id('last_seq')}`.execute(tx);
+    await sql`INSERT INTO ${sql.table(EVENTS_TABLE)} (${sql.join(['id', 'tenant_id', 'workspace_id', 'resource_type', 'payload', 'fanned_out', 'tenant_seq'].map((c) => sql.ref(c)))})
+      VALUES (${event.id}, ${event.tenantId}, ${event.workspaceId}, ${event.resourceType}, ${dialect.encode('json', event)}, ${dialect.encode('boolean', false)}, ${rows[0]!.last_seq})`.execute(
       tx,
     );
   });
 }
 
-function decodeEvent(dialect: SqlDialect, row: Row): StoredEvent {
-  return { ...(dialect.decode('json', row.payload) as DomainEvent), cursor: encodeEventCursor(row.seq as string | number) };
+/** The columns every read of whole events selects. */
+export const EVENT_ROW = sql.join(['seq', 'tenant_seq', 'payload'].map((c) => sql.ref(c)));
+
+/** A stored event from a row of {@link EVENT_ROW}: its cursor names its position in its tenant's feed. */
+export function decodeEvent(dialect: SqlDialect, row: Row): StoredEvent {
+  return { ...(dialect.decode('json', row.payload) as DomainEvent), cursor: encodeEventCursor(row.tenant_seq as string | number) };
+}
+
+/**
+ * ` AND …` keeping the events of `tenantId` after the cursor `after`. The cursor names a tenant
+ * position; it is turned into the outbox `seq` of that event (one probe of the unique
+ * (tenant, position) index), so the reads keep their `seq`-ordered indexes. The position test
+ * stays too: a cursor past the tenant's last event is followed only by events beyond it.
+ */
+export function afterCursor(tenantId: string, after: string | undefined): RawBuilder<unknown> {
+  if (after === undefined) return sql``;
+  const position = decodeEventCursor(after);
+  return sql` AND ${sql.ref('seq')} > coalesce((SELECT b.${sql.id('seq')} FROM ${sql.table(EVENTS_TABLE)} b
+    WHERE b.${sql.id('tenant_id')} = ${tenantId} AND b.${sql.id('tenant_seq')} <= ${position} ORDER BY b.${sql.id('tenant_seq')} DESC LIMIT 1), 0)
+    AND ${sql.ref('tenant_seq')} > ${position}`;
+}
+
+/** Characters charged per event beyond its stored JSON: its `cursor` member and the separator. */
+const EVENT_OVERHEAD = 48;
+
+/** The rows of a feed page: the first `limit` matching events in `seq` order, cut by size when `maxLength` is given. */
+function pageRows(dialect: SqlDialect, where: RawBuilder<unknown>, limit: number, maxLength: number | undefined): RawBuilder<Row> {
+  if (maxLength === undefined) return sql<Row>`SELECT ${EVENT_ROW} FROM ${sql.table(EVENTS_TABLE)} WHERE ${where} ORDER BY ${sql.ref('seq')} LIMIT ${limit}`;
+  const columns = sql.join(['seq', 'tenant_seq', 'payload'].map((c) => sql`t.${sql.id(c)}`));
+  const size = sql`${jsonLength(dialect, 'payload')} + ${sql.lit(EVENT_OVERHEAD)}`;
+  return sizedPage({ table: EVENTS_TABLE, columns, where, direction: 'asc', limit, size, maxLength });
 }
 
 function decodeDelivery(dialect: SqlDialect, row: Row): EventDelivery {
@@ -88,16 +125,26 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
         }
         if (query.reach !== undefined) parts.push(reachCondition(query.reach));
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
-        if (query.after !== undefined) parts.push(sql`${sql.ref('seq')} > ${decodeEventCursor(query.after)}`);
-        const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('payload')} FROM ${sql.table(EVENTS_TABLE)}
-          WHERE ${sql.join(parts, sql` AND `)} ORDER BY ${sql.ref('seq')} LIMIT ${Math.max(1, Math.floor(query.limit))}`.execute(db);
+        const where = sql`${sql.join(parts, sql` AND `)}${afterCursor(query.tenantId, query.after)}`;
+        const { rows } = await pageRows(dialect, where, Math.max(1, Math.floor(query.limit)), query.maxLength).execute(db);
         return rows.map((row) => decodeEvent(dialect, row));
+      }),
+
+    latestCursors: (tenantIds) =>
+      run(async () => {
+        const out = new Map<string, string>();
+        if (tenantIds.length === 0) return out;
+        // The last position handed out per tenant: one primary-key probe per tenant, no outbox read.
+        const { rows } = await sql<{ tenant_id: string; last_seq: string | number }>`SELECT ${sql.id('tenant_id')}, ${sql.id('last_seq')}
+          FROM ${sql.table(EVENT_POSITIONS_TABLE)} WHERE ${sql.id('tenant_id')} IN (${sql.join(tenantIds.map((id) => sql`${id}`))})`.execute(db);
+        for (const row of rows) out.set(row.tenant_id, encodeEventCursor(row.last_seq));
+        return out;
       }),
 
     fanOut: (limit, route, now) =>
       run(() =>
         dialect.transaction(db, async (tx) => {
-          const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('payload')} FROM ${sql.table(EVENTS_TABLE)}
+          const { rows } = await sql<Row>`SELECT ${EVENT_ROW} FROM ${sql.table(EVENTS_TABLE)}
             WHERE ${sql.ref('fanned_out')} = ${notFannedOut} ORDER BY ${sql.ref('seq')} LIMIT ${limit}${skipLocked}`.execute(tx);
           if (rows.length === 0) return 0;
           const values: RawBuilder<unknown>[] = [];
@@ -129,7 +176,7 @@ export function createSqlEventStore(dialect: SqlDialect, db: SqlDb): EventStore 
           const deliveries = rows.map((row) => decodeDelivery(dialect, row));
           await sql`UPDATE ${sql.table(DELIVERY_TABLE)} SET ${sql.ref('lease_owner')} = ${owner}, ${sql.ref('lease_until')} = ${timestamp(leaseUntil)}
             WHERE ${deliveryKeys(deliveries)}`.execute(tx);
-          const events = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('payload')} FROM ${sql.table(EVENTS_TABLE)}
+          const events = await sql<Row>`SELECT ${EVENT_ROW} FROM ${sql.table(EVENTS_TABLE)}
             WHERE ${sql.ref('id')} IN (${sql.join([...new Set(deliveries.map((delivery) => delivery.eventId))])})`.execute(tx);
           const byId = new Map(events.rows.map((row) => decodeEvent(dialect, row)).map((event) => [event.id, event]));
           return deliveries.flatMap((delivery) => {

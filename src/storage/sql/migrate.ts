@@ -19,6 +19,7 @@ import {
   DELIVERY_TABLE,
   entityColumns,
   EVENT_COLUMNS,
+  EVENT_POSITIONS_TABLE,
   EVENTS_TABLE,
   IDEMPOTENCY_COLUMNS,
   IDEMPOTENCY_TABLE,
@@ -329,6 +330,35 @@ function eventRecordIndexStep(dialect: SqlDialect): MigrationStep {
   };
 }
 
+/**
+ * Per-tenant feed positions (docs/decisions/B20.md): the outbox gains `tenant_seq`, numbered in
+ * commit order per tenant for the events already there, and the table of the last position handed
+ * out per tenant. Feed reads find a position through the unique (tenant, position) index.
+ */
+function eventPositionsStep(dialect: SqlDialect): MigrationStep {
+  const bigint = sql.raw(dialect.columnType('bigint'));
+  return {
+    name: 'cellgate:event-positions',
+    checksum: `event-positions@1:${dialect.name}`,
+    async apply(tx, run) {
+      // A dry run reports entity tables only; this step changes shared ones.
+      if (run?.dryRun) return;
+      await addMissingColumns(tx, dialect, EVENTS_TABLE, EVENT_COLUMNS);
+      const events = sql.table(EVENTS_TABLE);
+      await sql`UPDATE ${events} SET ${sql.id('tenant_seq')} = numbered.n
+        FROM (SELECT ${sql.ref('seq')}, row_number() OVER (PARTITION BY ${sql.ref('tenant_id')} ORDER BY ${sql.ref('seq')}) AS n FROM ${events}) AS numbered
+        WHERE ${sql.raw(EVENTS_TABLE)}.${sql.id('seq')} = numbered.${sql.id('seq')}`.execute(tx);
+      await createIndex(EVENTS_TABLE, 'tenant_position_key', ['tenant_id', 'tenant_seq'], { unique: true }).execute(tx);
+      await createTable(dialect, EVENT_POSITIONS_TABLE, [
+        sql`${sql.id('tenant_id')} ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,
+        sql`${sql.id('last_seq')} ${bigint} NOT NULL`,
+      ]).execute(tx);
+      await sql`INSERT INTO ${sql.table(EVENT_POSITIONS_TABLE)} (${sql.id('tenant_id')}, ${sql.id('last_seq')})
+        SELECT ${sql.ref('tenant_id')}, max(${sql.ref('tenant_seq')}) FROM ${events} GROUP BY ${sql.ref('tenant_id')}`.execute(tx);
+    },
+  };
+}
+
 function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationStep {
   const columns = entityColumns(model);
   // Indexes lead with the entity's own scope columns (equality in every list), then the sorted
@@ -423,6 +453,7 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     auditExportStep(dialect),
     retentionStep(dialect),
     eventRecordIndexStep(dialect),
+    eventPositionsStep(dialect),
     ...models.map((model) => entityStep(dialect, model)),
   ];
   await dialect.withMigrationLock(db, async (tx) => {

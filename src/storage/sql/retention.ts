@@ -5,10 +5,11 @@
  * removes exactly those, so a job loops in bounded batches.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { decodeEventCursor, encodeEventCursor } from '../event-cursor.ts';
+import { encodeEventCursor } from '../event-cursor.ts';
 import type { EntityStorageModel, OutboxTrim, RemovedRange, RetentionOperations, StoredRecord } from '../types.ts';
 import { AUDIT_TABLE, DELIVERY_TABLE, EVENTS_TABLE, VERSION_TABLE } from './columns.ts';
 import { decodeRecord, type Row } from './codec.ts';
+import { afterCursor } from './events.ts';
 import type { SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
 
@@ -76,9 +77,9 @@ export function createSqlRetention(dialect: SqlDialect, tx: SqlTx): RetentionOpe
 
     trimOutbox: (tenantId, before, limit, after) =>
       run(async (): Promise<OutboxTrim> => {
-        const from = after === null ? sql`` : sql` AND ${sql.ref('seq')} > ${decodeEventCursor(after)}`;
-        const { rows } = await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('id')}, ${occurredAt} AS occurred_at FROM ${sql.table(EVENTS_TABLE)}
-          WHERE ${sql.ref('tenant_id')} = ${tenantId}${from} ORDER BY ${sql.ref('seq')} LIMIT ${limit}`.execute(tx);
+        const { rows } =
+          await sql<Row>`SELECT ${sql.ref('seq')}, ${sql.ref('tenant_seq')}, ${sql.ref('id')}, ${occurredAt} AS occurred_at FROM ${sql.table(EVENTS_TABLE)}
+          WHERE ${sql.ref('tenant_id')} = ${tenantId}${afterCursor(tenantId, after ?? undefined)} ORDER BY ${sql.ref('seq')} LIMIT ${limit}`.execute(tx);
         const stop = rows.findIndex((row) => String(row.occurred_at) >= before);
         const walked = stop === -1 ? rows : rows.slice(0, stop);
         // Fanned out or not: retention bounds the outbox even where no webhook dispatcher runs.
@@ -97,7 +98,7 @@ export function createSqlRetention(dialect: SqlDialect, tx: SqlTx): RetentionOpe
           events = affected(await sql`DELETE FROM ${sql.table(EVENTS_TABLE)} WHERE ${sql.ref('id')} IN (${sql.join(deletable)})`.execute(tx));
         }
         const more = stop === -1 && rows.length === limit;
-        return { events, deliveries, next: more ? encodeEventCursor(rows[rows.length - 1]!.seq as string | number) : null };
+        return { events, deliveries, next: more ? encodeEventCursor(rows[rows.length - 1]!.tenant_seq as string | number) : null };
       }),
 
     listDeletedBefore: (model, tenantId, before, limit) =>
