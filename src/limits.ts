@@ -200,6 +200,15 @@ export const MAX_PAGE_SIZE = 100;
 /** History page size (`/versions`, `/v1/audit`): default and maximum; a larger `limit` is clamped. */
 export const HISTORY_LIMIT = { default: 20, max: 100 } as const;
 
+/**
+ * Most characters of JSON the records of one history page may take: `/v1/audit`, an entity's
+ * `/history` and a record's `/versions`. A page ends before the record that would pass it (it
+ * always holds at least one), and `nextCursor` goes on after the last one served: a record's diff,
+ * snapshot or version state can be near `recordLimit`, so 100 of them could otherwise take
+ * hundreds of megabytes in memory and on the wire.
+ */
+export const HISTORY_PAGE_MAX_LENGTH = 8 * 1024 * 1024;
+
 /** Longest history `cursor` accepted (ours are far shorter); longer ones are refused with 400. */
 export const MAX_CURSOR_LENGTH = 512;
 

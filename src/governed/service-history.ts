@@ -1,5 +1,6 @@
 /** History reads of one entity (docs/decisions/B08.md): its audit records, one audit record, a record's versions. */
 import { CellgateError } from '../errors.ts';
+import { HISTORY_PAGE_MAX_LENGTH } from '../limits.ts';
 import { authorize } from './access.ts';
 import { snapshotOf } from './audit/index.ts';
 import { notFound, type ServiceOperation } from './service-context.ts';
@@ -23,6 +24,9 @@ export interface AuditInput {
   auditId: string;
 }
 
+/** Characters counted per version beside its snapshot: version, event type, time, actor id. */
+const VERSION_VIEW_ALLOWANCE = 256;
+
 const historyAccess: ServiceOperation<unknown, unknown>['access'] = (ctx, context, scope) => authorize(context.actor, ctx.policy, scope.workspaceId, 'history');
 
 /** Audit records of this entity (or of one record), newest first. */
@@ -36,6 +40,7 @@ export const historyOperation: ServiceOperation<HistoryInput, HistoryPage<AuditV
       resourceType: ctx.resourceType,
       ...(resourceId === undefined ? {} : { resourceId }),
       limit: paging.limit,
+      maxLength: HISTORY_PAGE_MAX_LENGTH,
       ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
     });
     return { data: page.records, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
@@ -52,20 +57,21 @@ export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<Vers
       resourceType: ctx.resourceType,
       resourceId: id,
       limit: paging.limit,
+      maxLength: HISTORY_PAGE_MAX_LENGTH,
       ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
     });
-    const data = await Promise.all(
-      page.records.map(async (audit) => {
-        const state = ctx.tier === 'tier-3' ? null : await ctx.storage.getVersionState(ctx.model, scope, id, audit.resourceVersion);
-        return {
-          version: audit.resourceVersion,
-          eventType: audit.eventType,
-          occurredAt: audit.occurredAt,
-          actorId: audit.actorId,
-          snapshot: state === null ? null : (await snapshotOf(ctx.auditPolicy, state)).snapshot,
-        };
-      }),
-    );
+    // States are read one by one and the page ends before their snapshots pass the page budget
+    // (at least one): a state can be near `recordLimit`, and the audit rows do not tell its size.
+    const data: VersionView[] = [];
+    let length = 0;
+    for (const [index, audit] of page.records.entries()) {
+      const state = ctx.tier === 'tier-3' ? null : await ctx.storage.getVersionState(ctx.model, scope, id, audit.resourceVersion);
+      const snapshot = state === null ? null : (await snapshotOf(ctx.auditPolicy, state)).snapshot;
+      length += JSON.stringify(snapshot).length + VERSION_VIEW_ALLOWANCE;
+      const resumeAt = page.cursors?.[index - 1];
+      if (length > HISTORY_PAGE_MAX_LENGTH && resumeAt !== undefined) return { data, meta: { limit: paging.limit, nextCursor: resumeAt } };
+      data.push({ version: audit.resourceVersion, eventType: audit.eventType, occurredAt: audit.occurredAt, actorId: audit.actorId, snapshot });
+    }
     return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
   },
 };

@@ -183,6 +183,13 @@ export interface AuditQuery {
   limit: number;
   /** Opaque cursor from a previous page's `nextCursor`. Drivers reject a malformed one with 400 `VALIDATION_ERROR`. */
   cursor?: string;
+  /**
+   * Most characters the page's records may take together (at least one record is answered): the
+   * driver stops reading there and `nextCursor` goes on after the last record answered, so a
+   * reader's memory stays near this bound whatever `limit` says. SQL drivers count the stored JSON
+   * of `diff` and `snapshot` plus a fixed allowance for the other columns. Absent: only `limit`.
+   */
+  maxLength?: number;
 }
 
 /** A page of audit records, newest first (most recently appended first). */
@@ -190,6 +197,11 @@ export interface AuditPage {
   records: AuditRecord[];
   /** Cursor of the next (older) page, or null at the end. */
   nextCursor: string | null;
+  /**
+   * The cursor after each record of `records` (same index): a caller that serves fewer records
+   * than it read goes on from the last one it served. Optional for third-party drivers.
+   */
+  cursors?: string[];
 }
 
 /**

@@ -231,6 +231,27 @@ export function eventConformanceCases(driver: Current): void {
       expect(one.map((event) => event.id)).toEqual([events[0]!.id]);
     });
 
+    it('stops an audit page before its records pass maxLength (at least one), with cursors to go on from any record served', async () => {
+      const ctx = context();
+      for (let index = 0; index < 6; index += 1) await service.create(ctx, { title: `${index}`.repeat(3000), amount: index });
+      const all = (await driver().listAudit({ tenantId: ctx.actor.tenantId, limit: 100 })).records;
+      const read: string[] = [];
+      for (let cursor: string | undefined; ; ) {
+        const page = await driver().listAudit({ tenantId: ctx.actor.tenantId, limit: 100, maxLength: 10_000, ...(cursor === undefined ? {} : { cursor }) });
+        expect(page.records.length).toBeGreaterThan(0);
+        expect(page.records.length).toBeLessThan(all.length);
+        expect(page.records.reduce((sum, record) => sum + JSON.stringify(record).length, 0)).toBeLessThanOrEqual(10_000);
+        read.push(...page.records.map((record) => record.id));
+        if (page.nextCursor === null) break;
+        expect(page.cursors?.[page.records.length - 1] ?? page.nextCursor).toBe(page.nextCursor);
+        cursor = page.nextCursor;
+      }
+      expect(read).toEqual(all.map((record) => record.id));
+      const one = await driver().listAudit({ tenantId: ctx.actor.tenantId, limit: 100, maxLength: 1 });
+      expect(one.records.map((record) => record.id)).toEqual([all[0]!.id]);
+      expect(one.nextCursor).not.toBeNull();
+    });
+
     it('fans each event out once per matching subscription and leases each delivery to one claimant', async () => {
       const ctx = context();
       const created = await service.create(ctx, { title: 'd', amount: 1 });

@@ -10,6 +10,7 @@
  * workspaces where it holds a role.
  */
 import { CellgateError } from '../../errors.ts';
+import { HISTORY_PAGE_MAX_LENGTH } from '../../limits.ts';
 import type { AuditExportQuery, AuditQuery, AuditRecord, StorageDriver } from '../../storage/types.ts';
 import { narrowReach, requireAuditRead, workspacesOf, type HistoryReachPolicy } from '../history-reach.ts';
 import { historyPaging, type HistoryPaging } from '../service-schemas.ts';
@@ -39,6 +40,7 @@ export async function listTenantAudit(
   const query: AuditQuery = {
     tenantId: actor.tenantId,
     limit: paging.limit,
+    maxLength: HISTORY_PAGE_MAX_LENGTH,
     reach,
     ...(resourceType === undefined ? {} : { resourceType }),
     ...(resourceId === undefined ? {} : { resourceId }),

@@ -156,19 +156,22 @@ class MemorySession implements StorageSession {
     const start = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor) - 1;
     const limit = Math.max(1, query.limit);
     const records: AuditRecord[] = [];
-    let last = -1;
+    const cursors: string[] = [];
+    let length = 0;
     let more = false;
     for (const position of this.candidates(query, start)) {
       const record = this.auditAt(position);
       if (record === undefined || !auditMatches(record, query)) continue;
-      if (records.length === limit) {
+      // A page ends at `limit` records or before they pass `maxLength` characters of JSON (at least one).
+      length += query.maxLength === undefined ? 0 : JSON.stringify(record).length;
+      if (records.length === limit || (query.maxLength !== undefined && length > query.maxLength && records.length > 0)) {
         more = true;
         break;
       }
       records.push(copy(record));
-      last = position;
+      cursors.push(encodeCursor(position));
     }
-    return { records, nextCursor: more ? encodeCursor(last) : null };
+    return { records, nextCursor: more ? cursors[cursors.length - 1]! : null, cursors };
   }
 
   /** The audit record at a position of the committed list followed by the staged one. */

@@ -23,10 +23,20 @@ import { appendEvent } from './events.ts';
 import { countRows, listCondition, listOrder, scopeCondition } from './list-query.ts';
 import { reachCondition } from './history-reach.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
+import { jsonLength, sizedPage } from './sized-page.ts';
 import { mapErrors } from './sql-errors.ts';
 import { runCached, type StatementCache } from './statement-cache.ts';
 
 const VERSION_COLUMN_NAMES = VERSION_COLUMNS.map((spec) => spec.name);
+
+/** Characters counted per audit record beside its diff and snapshot: ids, times, request data, a reason (at most 1,000), tags. */
+const AUDIT_ROW_ALLOWANCE = 2048;
+
+/** What a size-bounded audit page reads: whole rows, each sized by the JSON of its diff and snapshot. */
+function auditPageSize(dialect: SqlDialect) {
+  const size = sql`${jsonLength(dialect, 'diff')} + ${jsonLength(dialect, 'snapshot')} + ${sql.lit(AUDIT_ROW_ALLOWANCE)}`;
+  return { table: AUDIT_TABLE, columns: sql`t.*`, size };
+}
 
 function insertStatement(table: string, row: EncodedRow): RawBuilder<unknown> {
   return sql`INSERT INTO ${sql.table(table)} (${sql.join(row.columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(row.values)})`;
@@ -142,13 +152,20 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);
         if (query.cursor !== undefined) parts.push(sql`${sql.ref('seq')} < ${decodeAuditCursor(query.cursor)}`);
         const limit = Math.max(1, Math.floor(query.limit));
-        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${sql.join(parts, sql` AND `)}
-          ORDER BY ${sql.ref('seq')} DESC LIMIT ${limit + 1}`.execute(db);
+        const where = sql.join(parts, sql` AND `);
+        // One row more than the page tells whether another page follows; a size cut tells it by itself.
+        const { rows } =
+          query.maxLength === undefined
+            ? await sql<Row>`SELECT * FROM ${sql.table(AUDIT_TABLE)} WHERE ${where} ORDER BY ${sql.ref('seq')} DESC LIMIT ${limit + 1}`.execute(db)
+            : await sizedPage({ ...auditPageSize(dialect), where, direction: 'desc', limit: limit + 1, maxLength: query.maxLength }).execute(db);
         const page = rows.slice(0, limit);
         const last = page[page.length - 1];
+        const more = rows.length > limit || (rows.length > 0 && Number(rows[0]!.window_rows ?? 0) > rows.length);
+        const cursors = page.map((row) => encodeAuditCursor(row.seq as string | number));
         return {
           records: page.map((row) => decodeAudit(dialect, row)),
-          nextCursor: rows.length > limit && last ? encodeAuditCursor(last.seq as string | number) : null,
+          nextCursor: more && last ? cursors[cursors.length - 1]! : null,
+          cursors,
         };
       });
     },
