@@ -8,6 +8,8 @@
  * - Responses out: {@link lightResponseParts} gives status, headers and the complete body of the
  *   core's light responses, so an adapter can write them without building a `Response` or its
  *   stream; {@link lightResponse}, {@link rawJsonResponse} and {@link cachedJson} build such answers.
+ *   The core hands light answers only to requests marked {@link LIGHT_RESPONSES} (an adapter that
+ *   writes them itself sets the mark); every other caller gets a real `Response` ({@link answerFor}).
  * - Failures: {@link errorResponse} turns anything thrown into the `{ error, message }` envelope.
  *
  * The guide is docs/adapters.md ("Writing an adapter").
@@ -17,7 +19,15 @@
  */
 export { READ_BODY, type DirectBodyRequest } from '../http/body.ts';
 export { CLIENT_ADDRESS, clientAddress, setClientAddress } from '../http/client-address.ts';
-export { isLightResponse, lightResponse, lightResponseParts, type LightResponseParts } from '../http/light-response.ts';
+export {
+  answerFor,
+  isLightResponse,
+  LIGHT_RESPONSES,
+  lightResponse,
+  lightResponseParts,
+  type LightResponseParts,
+  type LightResponseRequest,
+} from '../http/light-response.ts';
 export { cachedJson, errorResponse, rawJsonResponse, type ErrorContext } from '../http/responses.ts';
 export type { FetchHandler, MatchFunction } from '../http/handler.ts';
 export { CellgateError } from '../errors.ts';

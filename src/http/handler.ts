@@ -4,7 +4,7 @@
  * through to its own routes.
  */
 import { CellgateError } from '../errors.ts';
-import { isLightResponse, SECURITY_HEADERS } from './light-response.ts';
+import { answerFor, isLightResponse, SECURITY_HEADERS } from './light-response.ts';
 import { errorResponse, withHeaders } from './responses.ts';
 
 /** Answers a request it owns, or resolves `undefined` so the host can handle it. */
@@ -35,20 +35,36 @@ export function withSecurityHeaders(response: Response): Response {
 }
 
 /**
+ * The answer to a HEAD request: the status and headers of the GET answer it was served as, and no
+ * body (RFC 9110 §9.3.2), whatever the runtime does with a body on HEAD. A light answer's body is
+ * never built; any other's is cancelled (an export stream stops at once). Already bodiless: as is.
+ */
+function headAnswer(response: Response): Response {
+  if (!isLightResponse(response)) {
+    if (response.body === null) return response;
+    void response.body.cancel().catch(() => undefined);
+  }
+  return new Response(null, { status: response.status, headers: response.headers });
+}
+
+/**
  * Wraps a match function into a {@link FetchHandler}. Every answer of both (the handler and its
  * `match`) carries the security headers, so a composed handler or an adapter calling `match`
- * gets them too.
+ * gets them too. Every answer is a real `Response` of the runtime, which Bun, Deno and workerd
+ * can serve, except for a request that asks for the light form (`LIGHT_RESPONSES`, set by the
+ * Node adapters, which write it without building the `Response`). A HEAD answer has no body.
  */
 export function createFetchHandler(inner: MatchFunction): FetchHandler {
   const match: MatchFunction = async (request) => {
     const response = await inner(request);
-    return response === undefined ? undefined : withSecurityHeaders(response);
+    if (response === undefined) return undefined;
+    return answerFor(request, withSecurityHeaders(request.method === 'HEAD' ? headAnswer(response) : response));
   };
   const handler = (async (request: Request) => {
     const response = await match(request);
     if (response) return response;
     const path = new URL(request.url).pathname;
-    return errorResponse(new CellgateError('NOT_FOUND', `No route matches ${request.method} ${path}.`));
+    return errorResponse(new CellgateError('NOT_FOUND', `No route matches ${request.method} ${path}.`), { request });
   }) as FetchHandler;
   handler.match = match;
   return handler;

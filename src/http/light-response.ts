@@ -212,6 +212,33 @@ export function lightResponse(body: string | Uint8Array, status: number, given: 
 }
 
 /**
+ * The mark of a request whose adapter writes light responses itself (`Symbol.for`, so copies of
+ * the package agree): a request that answers `true` under it gets the core's answers as they are;
+ * any other gets a real `Response` (see {@link answerFor}). The Node adapters' requests carry it.
+ *
+ * Why a mark on the request rather than a light answer for everyone: a light response is an
+ * ordinary object that only behaves like a `Response`, and a runtime that serves the answer itself
+ * checks for its own class (Bun answers a placeholder page, Deno a 500, workerd refuses it), so
+ * only a caller that reads {@link lightResponseParts} may be handed one.
+ */
+export const LIGHT_RESPONSES: unique symbol = Symbol.for('cellgate.http.lightResponses');
+
+/** A request that accepts light responses (see {@link LIGHT_RESPONSES}). */
+export interface LightResponseRequest extends Request {
+  readonly [LIGHT_RESPONSES]: true;
+}
+
+/**
+ * The answer `request` gets: `response` itself when the request carries {@link LIGHT_RESPONSES},
+ * otherwise a real `Response` of this runtime (a light one is built into its real `Response`,
+ * which it memoises; any other response is returned as it is). With no request, a real one too.
+ */
+export function answerFor(request: Request | undefined, response: Response): Response {
+  if (request !== undefined && (request as Partial<LightResponseRequest>)[LIGHT_RESPONSES] === true) return response;
+  return LightResponse.is(response) ? LightResponse.materialise(response as unknown as LightResponse) : response;
+}
+
+/**
  * For adapters (`cellgate/adapter-kit`): status, header list and text of a light response that can
  * still be written directly — `undefined` for any other `Response`, and for a light one whose real
  * `Response` has been built (its body may have been read or handed out).

@@ -4,7 +4,7 @@
  */
 import { CellgateError, type ErrorBody } from '../errors.ts';
 import { reportUnexpectedFailure, type Logger } from '../logging.ts';
-import { encodeOnce, lightResponse, SECURITY_HEADERS } from './light-response.ts';
+import { answerFor, encodeOnce, lightResponse, SECURITY_HEADERS } from './light-response.ts';
 
 /** Content type of every JSON answer. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -60,6 +60,10 @@ export interface ErrorContext {
   onError?: ((error: unknown, request?: Request) => void) | undefined;
   /** Receives one `error` entry per unexpected failure; without it (and without `onError`), one JSON line goes to stderr. */
   logger?: Logger | undefined;
+  /**
+   * The request being answered: its failures are reported with it, and the answer is light only
+   * when it asks for that (`LIGHT_RESPONSES`); otherwise, and without a request, a real `Response`.
+   */
   request?: Request;
 }
 
@@ -71,7 +75,7 @@ export interface ErrorContext {
  */
 export function errorResponse(error: unknown, context: ErrorContext = {}): Response {
   if (error instanceof CellgateError) {
-    return jsonResponse(error.toBody(), error.status, error.headers);
+    return answerFor(context.request, jsonResponse(error.toBody(), error.status, error.headers));
   }
   const correlationId = context.correlationId ?? crypto.randomUUID();
   reportUnexpectedFailure(error, correlationId, context.request, context);
@@ -80,5 +84,5 @@ export function errorResponse(error: unknown, context: ErrorContext = {}): Respo
     message: 'An unexpected error occurred. Quote the correlation id when reporting it.',
     details: { correlationId },
   };
-  return jsonResponse(body, 500);
+  return answerFor(context.request, jsonResponse(body, 500));
 }

@@ -90,6 +90,8 @@ describe('the adapter kit', () => {
     'isLightResponse',
     'rawJsonResponse',
     'cachedJson',
+    'LIGHT_RESPONSES',
+    'answerFor',
   ];
 
   it.each(adapterOnly)('%s is exported by cellgate/adapter-kit and not by the root entry', (name) => {

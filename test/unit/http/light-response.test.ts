@@ -1,11 +1,55 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorResponse, CellgateError, jsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
-import { cachedJson, lightResponse, lightResponseParts, rawJsonResponse } from 'cellgate/adapter-kit';
+import { composeHandlers, createContractHandler, errorResponse, CellgateError, jsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
+import { answerFor, cachedJson, isLightResponse, LIGHT_RESPONSES, lightResponse, lightResponseParts, rawJsonResponse } from 'cellgate/adapter-kit';
 import { bufferedBody, writeResponse } from 'cellgate/adapters/node';
 
 const light = () => jsonResponse({ a: 1, s: 'é' }, 201);
+
+/** `request`, marked as the Node adapters mark theirs: its adapter writes light responses itself. */
+function asksForLight(request: Request): Request {
+  return Object.assign(request, { [LIGHT_RESPONSES]: true });
+}
+
+describe('who gets a light response', () => {
+  // Bun, Deno and workerd serve only their own Response class (a light one got Bun's placeholder
+  // page and a Deno 500): a handler hands light answers only to a request that asks for them.
+  const handler = composeHandlers(createContractHandler());
+
+  it('a caller of the handler gets a real Response of the runtime, for an answer, a refusal and no route', async () => {
+    const answers = [
+      await handler(new Request('http://x/health')),
+      await handler(new Request('http://x/api/validate/manifest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })),
+      await handler(new Request('http://x/nowhere')),
+      (await handler.match(new Request('http://x/health')))!,
+    ];
+    expect(answers.map((response) => response.status)).toEqual([200, 400, 404, 200]);
+    for (const response of answers) {
+      expect(isLightResponse(response)).toBe(false);
+      expect(Object.getPrototypeOf(response)).toBe(Response.prototype);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect(await answers[0]!.json()).toEqual({ status: 'ok' });
+  });
+
+  it('a request marked LIGHT_RESPONSES gets the light form, which an adapter writes directly', async () => {
+    const response = await handler(asksForLight(new Request('http://x/health')));
+    expect(lightResponseParts(response)?.status).toBe(200);
+    expect((await handler(asksForLight(new Request('http://x/nowhere')))).status).toBe(404);
+    expect(isLightResponse(await handler(asksForLight(new Request('http://x/nowhere'))))).toBe(true);
+  });
+
+  it('answerFor builds the real Response once and passes any other Response through', () => {
+    const response = light();
+    const real = answerFor(undefined, response);
+    expect(Object.getPrototypeOf(real)).toBe(Response.prototype);
+    expect(answerFor(new Request('http://x/'), response)).toBe(real);
+    expect(answerFor(asksForLight(new Request('http://x/')), response)).toBe(response);
+    const plain = new Response('x');
+    expect(answerFor(undefined, plain)).toBe(plain);
+  });
+});
 
 describe('light responses', () => {
   it('are instances of Response with cheap status, ok, statusText and headers', () => {
@@ -97,13 +141,22 @@ describe('light responses', () => {
     expect(viaInit.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
   });
 
-  it('error responses are light and keep the error headers', async () => {
-    const response = errorResponse(new CellgateError('METHOD_NOT_ALLOWED', 'no', { headers: { allow: 'GET' } }));
+  it('error responses are light for a request that asks, real otherwise, and keep the error headers', async () => {
+    const error = new CellgateError('METHOD_NOT_ALLOWED', 'no', { headers: { allow: 'GET' } });
+    const response = errorResponse(error, { request: asksForLight(new Request('http://x/')) });
     expect(response).toBeInstanceOf(Response);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
     expect(lightResponseParts(response)).toBeDefined();
     await expect(response.json()).resolves.toMatchObject({ error: 'METHOD_NOT_ALLOWED' });
+    for (const real of [
+      errorResponse(error),
+      errorResponse(error, { request: new Request('http://x/') }),
+      errorResponse(new Error('boom'), { onError() {} }),
+    ]) {
+      expect(isLightResponse(real)).toBe(false);
+      expect(Object.getPrototypeOf(real)).toBe(Response.prototype);
+    }
   });
 
   it('null-body and invalid statuses go to the real constructor', () => {
