@@ -8,7 +8,7 @@
  */
 import { ConfigurationError, validationError } from '../../errors.ts';
 import type { MatchFunction } from '../../http/handler.ts';
-import { ANY_METHOD, createPathRouter } from '../../http/path-router.ts';
+import { ANY_METHOD, createPathRouter, type PathHandler } from '../../http/path-router.ts';
 import { searchParamsOf } from '../../http/query.ts';
 import { rawJsonResponse } from '../../http/responses.ts';
 import {
@@ -185,7 +185,7 @@ export function eventFeedRoutes(
   const router = createPathRouter();
   const path = `${basePath}/v1/events`;
   const span = spanTemplate('GET', path, { [CellgateAttributes.operation]: 'events' });
-  router.add('GET', path, (request) =>
+  const serve: PathHandler = (request) =>
     traced(request, span, () =>
       governed(pipeline, request, async ({ actor }) => {
         requireAuditRead(actor);
@@ -195,8 +195,10 @@ export function eventFeedRoutes(
         const events = await readFeed(storage, query, waitMs, request.signal, { actorKey: actor.id, limits });
         return rawJsonResponse(feedPage(events, query));
       }),
-    ),
-  );
+    );
+  // HEAD answers as GET does (the handler drops the body), as on every governed path.
+  router.add('GET', path, serve);
+  router.add('HEAD', path, serve);
   router.add(ANY_METHOD, path, (request) => answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET']))));
   return (request) => router.fetch(request);
 }
