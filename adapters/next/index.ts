@@ -6,14 +6,18 @@
  * unmatched request gets the core's 404 envelope (put the host's own routes in more specific
  * folders, which Next routes first).
  *
+ * The handler is usually built on first request, from a factory: `next build` loads the route
+ * file to collect its exports, and a handler built at module load would need its settings (a JWT
+ * secret, a database URL) at build time.
+ *
  * @example
  * // app/[...cellgate]/route.ts
- * import { createContractHandler } from 'cellgate';
  * import { toNextRouteHandlers } from 'cellgate/adapters/next';
  *
  * export const runtime = 'nodejs';
  * export const dynamic = 'force-dynamic';
- * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextRouteHandlers(createContractHandler());
+ * // Imported (and so built) on the first request, not by `next build`.
+ * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextRouteHandlers(async () => (await import('@/cellgate')).cellgate);
  */
 import { errorResponse, type FetchHandler } from 'cellgate/adapter-kit';
 
@@ -34,21 +38,30 @@ export interface NextRouteHandlers {
 /** Options of {@link toNextRouteHandlers}. */
 export interface NextAdapterOptions {
   /**
-   * Called with any failure of the adapter itself; the client gets the envelope 500.
+   * Called with any failure of the adapter itself or of the handler factory; the client gets the
+   * envelope 500. Without it, the failure is written to stderr as one JSON line.
    * @example onError: (error) => console.error(error)
    */
   onError?: (error: unknown, request?: Request) => void;
 }
 
+/** What {@link toNextRouteHandlers} serves: a handler, or a factory that builds one. */
+export type NextHandlerSource = FetchHandler | (() => FetchHandler | Promise<FetchHandler>);
+
 /**
- * Builds the route handler exports for `handler`. `handler` may also be a function resolving the
- * handler, so an app whose setup is async (opening storage) can be created on first request.
+ * Builds the route handler exports for `handler`, or for the handler a factory builds.
+ *
+ * A factory is called on the first request, not when the route file loads (so `next build` never
+ * runs it), and once: concurrent first requests share the one call, later requests use its
+ * handler. If it throws or rejects, that request gets the envelope 500 (the cause goes to
+ * `onError`, or one JSON line on stderr), and the next request calls the factory again, so a
+ * setting fixed or a database back up heals without a restart.
  *
  * @example
- * export const { GET, POST, PATCH, DELETE } = toNextRouteHandlers(() => getApp().then((app) => app.handler));
+ * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextRouteHandlers(async () => (await import('@/cellgate')).cellgate);
  */
-export function toNextRouteHandlers(handler: FetchHandler | (() => Promise<FetchHandler>), options: NextAdapterOptions = {}): NextRouteHandlers {
-  const resolve = 'match' in handler ? () => handler : (handler as () => Promise<FetchHandler>);
+export function toNextRouteHandlers(handler: NextHandlerSource, options: NextAdapterOptions = {}): NextRouteHandlers {
+  const resolve = 'match' in handler ? () => handler : once(handler);
   const route: NextRouteHandler = async (request) => {
     try {
       return await (await resolve())(request);
@@ -57,4 +70,22 @@ export function toNextRouteHandlers(handler: FetchHandler | (() => Promise<Fetch
     }
   };
   return { GET: route, HEAD: route, POST: route, PUT: route, PATCH: route, DELETE: route, OPTIONS: route };
+}
+
+/** `build`, called at most once at a time and remembered once it succeeded (a failure is forgotten). */
+function once(build: () => FetchHandler | Promise<FetchHandler>): () => FetchHandler | Promise<FetchHandler> {
+  let built: FetchHandler | undefined;
+  let pending: Promise<FetchHandler> | undefined;
+  return () => {
+    if (built !== undefined) return built;
+    pending ??= (async () => {
+      try {
+        built = await build();
+        return built;
+      } finally {
+        pending = undefined;
+      }
+    })();
+    return pending;
+  };
 }
