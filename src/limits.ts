@@ -267,22 +267,13 @@ export const EVENT_FEED_MAX_PAGE_LENGTH = 8 * 1024 * 1024;
 /** Longest long-poll of the change feed, in seconds (`wait` above it: 400 `VALIDATION_ERROR`). */
 export const EVENT_FEED_MAX_WAIT_SECONDS = 30;
 
-/** How often a waiting feed request looks for new events, in milliseconds. */
+/**
+ * How often the long-poll waiters of a process look for events committed by other processes, in
+ * milliseconds: one lookup of the latest cursor of every tenant with waiters, not one read per
+ * waiter. Commits of the same process wake their tenant's waiters at once.
+ */
 export const EVENT_FEED_POLL_MS = 250;
 
-/** Most events one webhook fan-out step takes, and most deliveries one dispatch step claims. */
-export const WEBHOOK_MAX_BATCH = 500;
-
-/** Longest text of a failed attempt's error kept in the delivery state. */
-export const WEBHOOK_ERROR_TEXT_LENGTH = 200;
-
-/**
- * Audit records one export read takes from storage (`GET /v1/audit` as NDJSON, `cellgate audit
- * export`): the unit of the keyset paging that keeps an export's memory constant, whatever its range.
- */
-export const AUDIT_EXPORT_PAGE_SIZE = 500;
-
-/** Longest part of an `Accept` header read when choosing between JSON and NDJSON (the rest is ignored). */
 /** Tenants whose latest cursor one lookup of the waiters' poll asks for (one statement per this many). */
 export const EVENT_FEED_HEADS_BATCH = 500;
 
@@ -303,6 +294,19 @@ export const EVENT_FEED_MAX_WAITERS_PER_ACTOR = 8;
 /** `Retry-After` of a feed request refused by a waiter cap, in seconds. */
 export const EVENT_FEED_WAITERS_RETRY_AFTER_SECONDS = 5;
 
+/** Most events one webhook fan-out step takes, and most deliveries one dispatch step claims. */
+export const WEBHOOK_MAX_BATCH = 500;
+
+/** Longest text of a failed attempt's error kept in the delivery state. */
+export const WEBHOOK_ERROR_TEXT_LENGTH = 200;
+
+/**
+ * Audit records one export read takes from storage (`GET /v1/audit` as NDJSON, `cellgate audit
+ * export`): the unit of the keyset paging that keeps an export's memory constant, whatever its range.
+ */
+export const AUDIT_EXPORT_PAGE_SIZE = 500;
+
+/** Longest part of an `Accept` header read when choosing between JSON and NDJSON (the rest is ignored). */
 export const MAX_ACCEPT_HEADER_LENGTH = 1024;
 
 /** Characters (UTF-16 code units) of NDJSON lines gathered into one chunk of a streamed export before it is handed on. */

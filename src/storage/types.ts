@@ -524,6 +524,12 @@ export interface EventQuery {
   /** Cursor of the last event already seen; absent: from the first event. Malformed: 400 `VALIDATION_ERROR`. */
   after?: string;
   limit: number;
+  /**
+   * Most characters of JSON the answered events may take together, one more per event for the
+   * separator (at least one event is answered whatever its size). The driver stops reading there,
+   * so a reader's memory stays near this bound whatever `limit` says. Absent: no bound but `limit`.
+   */
+  maxLength?: number;
 }
 
 /** State of one webhook delivery (one event to one subscription). */
@@ -549,12 +555,6 @@ export interface EventDelivery {
 /** A delivery claimed by one dispatcher until `leaseUntil`, with its event. */
 export interface ClaimedDelivery {
   delivery: EventDelivery;
-  /**
-   * Most characters of JSON the answered events may take together, one more per event for the
-   * separator (at least one event is answered whatever its size). The driver stops reading there,
-   * so a reader's memory stays near this bound whatever `limit` says. Absent: no bound but `limit`.
-   */
-  maxLength?: number;
   event: StoredEvent;
 }
 
@@ -585,6 +585,12 @@ export interface EventStore {
   /** Committed events of a tenant in commit order, after the cursor. */
   listEvents(query: EventQuery): Promise<StoredEvent[]>;
   /**
+   * The cursor of each tenant's latest committed event (tenants without one are absent), in one
+   * cheap lookup: what long-poll waiters compare to learn that their tenant's feed moved, without a
+   * feed read each. Optional: without it, waiters read the feed at every poll interval.
+   */
+  latestCursors?(tenantIds: readonly string[]): Promise<Map<string, string>>;
+  /**
    * Takes up to `limit` committed events not yet fanned out, creates one pending delivery (due at
    * `now`) per subscription id `route` returns for it, and marks them fanned out, in one
    * transaction. Concurrent callers take disjoint events. Resolves how many events it took.
@@ -599,9 +605,3 @@ export interface EventStore {
   /** Every delivery of one event (one per subscription it matched). */
   listDeliveries(eventId: string): Promise<EventDelivery[]>;
 }
-  /**
-   * The cursor of each tenant's latest committed event (tenants without one are absent), in one
-   * cheap lookup: what long-poll waiters compare to learn that their tenant's feed moved, without a
-   * feed read each. Optional: without it, waiters read the feed at every poll interval.
-   */
-  latestCursors?(tenantIds: readonly string[]): Promise<Map<string, string>>;
