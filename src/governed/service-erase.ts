@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { ERASURE_BATCH, MAX_REASON_LENGTH } from '../limits.ts';
-import type { AuditRecord, MaintenanceSession, RecordScope, StoredRecord } from '../storage/types.ts';
+import { CellgateError } from '../errors.ts';
+import type { AuditRecord, MaintenanceSession, RecordScope, StoredRecord, VacuumMode } from '../storage/types.ts';
 import { authorize } from './access.ts';
 import { buildAuditRecord } from './audit/index.ts';
 import { hasUnstorableText } from './codec.ts';
@@ -29,6 +30,15 @@ export interface EraseOptions {
    * @default every field the entity marks as personal: `sensitive`, `credential`, `redact: hash | length`
    */
   fields?: readonly string[];
+  /**
+   * Reclaims the space the old values took once the erasure is committed, so they stop lingering
+   * in the database files (docs/erasure.md#what-stays-on-disk): `plain` (PostgreSQL `VACUUM` of
+   * the touched tables: no lock on readers or writers) or `full` (`VACUUM FULL`: the tables are
+   * rewritten, and each is locked against reads and writes while it is). On SQLite either runs
+   * `VACUUM` and truncates the WAL. Nothing to do on memory storage.
+   * @default no vacuum
+   */
+  vacuum?: VacuumMode;
 }
 
 /** What an erasure did. */
@@ -41,6 +51,8 @@ export interface ErasureResult {
   auditId: string;
   /** How many stored items held values of those fields and were rewritten. */
   rewritten: { versionStates: number; auditRecords: number; events: number };
+  /** The vacuum that ran after the erasure, or null (none asked, or nothing to vacuum: memory). */
+  vacuumed: VacuumMode | null;
 }
 
 const EraseOptionsSchema = z.strictObject({
@@ -51,6 +63,7 @@ const EraseOptionsSchema = z.strictObject({
     .max(MAX_REASON_LENGTH)
     .refine((value) => !hasUnstorableText(value), 'Must not contain NUL characters or unpaired surrogates'),
   fields: z.array(z.string().max(200)).max(1000).optional(),
+  vacuum: z.enum(['plain', 'full']).optional(),
 });
 
 /** What {@link eraseRecord} takes: a governed service, or a resource of `createGovernedApi` (which holds one). */
@@ -73,7 +86,7 @@ export async function eraseRecord(target: Erasable, context: GovernedContext, id
   const scope = recordScope(ctx, context);
   const recordId = parseId(id);
   authorize(context.actor, ctx.policy, scope.workspaceId, 'erase');
-  const { reason, fields } = parseInput(EraseOptionsSchema, options, 'parameter');
+  const { reason, fields, vacuum } = parseInput(EraseOptionsSchema, options, 'parameter');
   const plan = erasurePlan(ctx.codec, fields);
 
   const outcome = await ctx.storage.maintenance('erasure', async (session) => {
@@ -96,12 +109,28 @@ export async function eraseRecord(target: Erasable, context: GovernedContext, id
     await ctx.events.append(session, audit, after);
     return { after, audit, rewritten };
   });
+  const vacuumed = vacuum !== undefined && ctx.storage.vacuum !== undefined ? vacuum : null;
+  if (vacuumed !== null) await vacuumAfter(ctx, vacuumed);
   return {
     record: written(ctx, context, 'entity.erased', outcome.after),
     fields: plan.fields.map((field) => field.camel),
     auditId: outcome.audit.id,
     rewritten: outcome.rewritten,
+    vacuumed,
   };
+}
+
+/** The vacuum after a committed erasure; its failure says that the erasure itself stands. */
+async function vacuumAfter(ctx: ServiceContext, mode: VacuumMode): Promise<void> {
+  try {
+    await ctx.storage.vacuum!([ctx.model], mode);
+  } catch (error) {
+    throw new CellgateError(
+      'SERVICE_UNAVAILABLE',
+      `The record was erased, but the ${mode} vacuum afterwards failed; the old values may stay on disk until a vacuum succeeds (docs/erasure.md).`,
+      { cause: error, headers: { 'retry-after': '60' } },
+    );
+  }
 }
 
 /** Rewrites the version states 1..current in keyset batches; resolves how many changed. */

@@ -467,9 +467,22 @@ export interface StorageDriver extends StorageSession {
    * bug: the HTTP and CLI layers check them first.
    */
   exportAudit(query: AuditExportQuery): AsyncIterable<AuditRecord>;
+  /**
+   * Reclaims the space of rows removed or rewritten (by an erasure) in the tables of these models
+   * and the history tables (version states, audit, outbox), so old values stop lingering in the
+   * data files (docs/erasure.md#what-stays-on-disk). PostgreSQL: `VACUUM` (`plain`: dead row
+   * versions are removed, their bytes may stay in free page space until reused) or `VACUUM FULL`
+   * (`full`: the tables are rewritten, under an exclusive lock for the time it takes). SQLite:
+   * `VACUUM` and a WAL checkpoint that truncates the log, whatever the mode. Absent where nothing
+   * outlives the process (memory).
+   */
+  vacuum?(models: readonly EntityStorageModel[], mode: VacuumMode): Promise<void>;
   /** Releases connections and handles. */
   close(): Promise<void>;
 }
+
+/** How thoroughly {@link StorageDriver.vacuum} reclaims space: see there. */
+export type VacuumMode = 'plain' | 'full';
 
 /** Types of domain events: every audited mutation of a tier-1 or tier-2 entity. */
 export type DomainEventType =

@@ -3,7 +3,7 @@
  * erased by the command (entity from --entity, workspace and cell found from the audit history),
  * and no read afterwards returns the erased value; plus its argument and not-found errors.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -108,6 +108,17 @@ describe('cellgate erase', () => {
     } finally {
       raw.close();
     }
+  });
+
+  it('--vacuum reclaims the file afterwards: the erased value is in neither the database file nor its WAL', async () => {
+    const CANARY = '+49-170-VACUUM-7777';
+    const id = await reading(async (service) => (await service.create(ctx, { nickname: 'vac', phone: CANARY })).data.id);
+    const base = ['--database-url', `sqlite:${file}`, '--entity', entityFile, '--resource', 'members', '--tenant', tenantId, '--reason', 'ticket 43'];
+    expect((await erase([...base, '--id', id, '--vacuum', '--vacuum-full'])).code).toBe(2);
+    const result = await erase([...base, '--id', id, '--vacuum']);
+    expect(result.err).toBe('');
+    expect(JSON.parse(result.out)).toMatchObject({ erased: ['phone', 'notes'], id, vacuumed: 'plain' });
+    for (const path of [file, `${file}-wal`]) if (existsSync(path)) expect(readFileSync(path).includes(CANARY)).toBe(false);
   });
 
   it('answers 1 for an unknown record and 2 for missing or bad arguments', async () => {

@@ -14,7 +14,7 @@ import { missingDriver } from './storage-hints.ts';
 
 const help = `Usage: cellgate erase --resource <name> --id <uuid> --tenant <id> --reason <text>
                      [--fields <a,b>] [--entity <file>]... [--actor <id>] [--database-url <url>]
-                     [--config <file>]
+                     [--config <file>] [--vacuum | --vacuum-full]
 
 Erases the personal data of one record: its live state, every stored version state, its audit
 diffs and snapshots and its outbox events (what the change feed and pending webhooks send) lose
@@ -34,6 +34,11 @@ Options:
   --actor <id>         who erases, recorded in the audit record (default cellgate-cli)
   --database-url <u>   memory:, sqlite:<file>, postgres://… (default: the configuration's
                        storage, else env DATABASE_URL, else sqlite:./.cellgate/dev.db)
+  --vacuum             afterwards, reclaim the space the old values took (PostgreSQL: VACUUM of
+                       the touched tables; SQLite: VACUUM and a WAL checkpoint), so they stop
+                       lingering in the database files (see docs/erasure.md)
+  --vacuum-full        the same with PostgreSQL's VACUUM FULL: the tables are rewritten and
+                       locked against reads and writes while they are
   --config <file>      configuration file (default: cellgate.config.ts, .mts, .js or .mjs in the
                        current directory, when there is one); flags override it
   -h, --help           show this help
@@ -69,7 +74,11 @@ export async function run(args: string[]): Promise<number> {
       actor: { type: 'string' },
       'database-url': { type: 'string' },
       config: { type: 'string' },
+      vacuum: { type: 'boolean' },
+      'vacuum-full': { type: 'boolean' },
     });
+    if (values.vacuum && values['vacuum-full']) throw new UsageError('give --vacuum or --vacuum-full, not both');
+    const vacuum = values['vacuum-full'] ? ('full' as const) : values.vacuum ? ('plain' as const) : undefined;
     const loaded = await loadCommandConfig('erase', values.config);
     const [resource, id, tenantId, reason] = ['resource', 'id', 'tenant', 'reason'].map((name) => required(values, name)) as [string, string, string, string];
     const fields = values.fields
@@ -110,7 +119,11 @@ export async function run(args: string[]): Promise<number> {
           scope: { ...(last.workspaceId === null ? {} : { workspaceId: last.workspaceId }), ...(last.cellId === null ? {} : { cellId: last.cellId }) },
           meta: { requestId: `cli-erase-${crypto.randomUUID()}` },
         };
-        const result = await eraseRecord(service, context, id, { reason, ...(fields === undefined ? {} : { fields }) });
+        const result = await eraseRecord(service, context, id, {
+          reason,
+          ...(fields === undefined ? {} : { fields }),
+          ...(vacuum === undefined ? {} : { vacuum }),
+        });
         console.log(
           JSON.stringify({
             erased: result.fields,
@@ -118,6 +131,7 @@ export async function run(args: string[]): Promise<number> {
             version: result.record.meta.version,
             auditId: result.auditId,
             rewritten: result.rewritten,
+            vacuumed: result.vacuumed,
           }),
         );
         return 0;

@@ -19,6 +19,7 @@ import { createSqlRetention } from './retention.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
 import { createSqlSession, sweepIdempotency } from './sql-session.ts';
 import { createStatementCache } from './statement-cache.ts';
+import { vacuum } from './vacuum.ts';
 
 /** What a dialect package hands to {@link createSqlStorage}. */
 export interface SqlStorageOptions {
@@ -112,6 +113,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     events: createSqlEventStore(dialect, db),
     exportAudit: (query) => exportAudit(dialect, db, query, retryBusyReads),
+    vacuum: (models, mode) => mapErrors(dialect, () => vacuum(dialect, db, models, mode)),
     // Outside a transaction the order lock must still cover the insert: give it one of its own.
     appendEvent: (event) => mapErrors(dialect, () => dialect.transaction(db, (tx) => appendEvent(dialect, tx, event))),
     close: () => db.destroy(),
