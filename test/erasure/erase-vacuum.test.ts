@@ -80,70 +80,50 @@ describe.skipIf(Boolean(pgSkip))(`on PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})
     if (server.ok) await server.db.stop();
   });
 
-  /** Whether the heap file of any table the erasure touched holds `canary`, as the server reads it after a checkpoint. */
-  async function onDisk(service: GovernedService, canary: string): Promise<boolean> {
+  /** Runs `fn` with a client of its own (a superuser on the throwaway cluster). */
+  async function inspecting<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     try {
-      await db.query('CHECKPOINT');
-      for (const table of [service.model.table, 'cellgate_version_state', 'cellgate_audit_log', 'cellgate_events']) {
-        const { rows } = await db.query<{ bytes: Buffer }>('SELECT pg_read_binary_file(pg_relation_filepath($1::regclass)) AS bytes', [table]);
-        if (rows[0]!.bytes.includes(canary)) return true;
-      }
-      return false;
+      return await fn(db);
     } finally {
       await db.end();
     }
   }
 
   /** Why a test cannot look at the pages here (reading files and pages needs a superuser; pageinspect may be missing on a shared server). */
-  async function cannotInspect(): Promise<string | undefined> {
-    const db = new pg.Client({ connectionString: url });
-    await db.connect();
-    try {
+  const cannotInspect = () =>
+    inspecting(async (db) => {
       const { rows } = await db.query<{ super: boolean; pageinspect: boolean }>(
         `SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS super,
                 EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pageinspect') AS pageinspect`,
       );
       if (!rows[0]!.super) return 'the connection is not a superuser, which reading table files and pages needs';
       return rows[0]!.pageinspect ? undefined : 'the server has no pageinspect extension';
-    } finally {
-      await db.end();
-    }
-  }
+    });
 
-  it('an erased value stays in dead row versions until a vacuum; { vacuum: "full" } rewrites the touched tables without it', async (test) => {
-    const reason = await cannotInspect();
-    if (reason) return test.skip(reason);
-    const storage = postgresStorage({ connectionString: url });
-    try {
-      const service = createGovernedService({ entity: Member, storage });
-      await storage.migrate([service.model]);
-      const kept = await writeAndErase(service, 'CANARY-PG-KEPT');
-      expect(kept.vacuumed).toBeNull();
-      // The problem: the old row versions are dead but still in the heap.
-      expect(await onDisk(service, 'CANARY-PG-KEPT')).toBe(true);
+  const touched = (service: GovernedService) => [service.model.table, 'cellgate_version_state', 'cellgate_audit_log', 'cellgate_events'];
 
-      const erased = await writeAndErase(service, 'CANARY-PG-GONE', 'full');
-      expect(erased.vacuumed).toBe('full');
-      expect(await onDisk(service, 'CANARY-PG-GONE')).toBe(false);
-      expect(await onDisk(service, 'CANARY-PG-KEPT')).toBe(false);
-    } finally {
-      await storage.close();
-    }
-  }, 60_000);
+  /** Whether the heap file of any table the erasure touched holds `canary`, as the server reads it after a checkpoint. */
+  const onDisk = (service: GovernedService, canary: string) =>
+    inspecting(async (db) => {
+      await db.query('CHECKPOINT');
+      for (const table of touched(service)) {
+        const { rows } = await db.query<{ bytes: Buffer }>('SELECT pg_read_binary_file(pg_relation_filepath($1::regclass)) AS bytes', [table]);
+        if (rows[0]!.bytes.includes(canary)) return true;
+      }
+      return false;
+    });
 
   /**
    * Row versions of the touched tables whose data holds `canary`, as pageinspect reads the pages:
    * live and dead ones, not the free space between them (which only `full` clears).
    */
-  async function tuplesHolding(service: GovernedService, canary: string): Promise<number> {
-    const db = new pg.Client({ connectionString: url });
-    await db.connect();
-    try {
+  const tuplesHolding = (service: GovernedService, canary: string) =>
+    inspecting(async (db) => {
       await db.query('CREATE EXTENSION IF NOT EXISTS pageinspect');
       let count = 0;
-      for (const table of [service.model.table, 'cellgate_version_state', 'cellgate_audit_log', 'cellgate_events']) {
+      for (const table of touched(service)) {
         const { rows } = await db.query<{ n: string }>(
           `SELECT count(*) AS n FROM generate_series(0, (pg_relation_size($1::regclass) / current_setting('block_size')::int)::int - 1) AS page,
              heap_page_items(get_raw_page($1::text, page)) AS item
@@ -153,18 +133,40 @@ describe.skipIf(Boolean(pgSkip))(`on PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})
         count += Number(rows[0]!.n);
       }
       return count;
-    } finally {
-      await db.end();
-    }
-  }
+    });
 
-  it('{ vacuum: "plain" } runs VACUUM of the touched tables: no row version, live or dead, holds the value any more', async (test) => {
-    const reason = await cannotInspect();
-    if (reason) return test.skip(reason);
+  /** A migrated members service on a PostgreSQL storage of its own, closed after `fn`. */
+  async function onPostgres(fn: (service: GovernedService) => Promise<void>): Promise<void> {
     const storage = postgresStorage({ connectionString: url });
     try {
       const service = createGovernedService({ entity: Member, storage });
       await storage.migrate([service.model]);
+      await fn(service);
+    } finally {
+      await storage.close();
+    }
+  }
+
+  it('an erased value stays in dead row versions until a vacuum; { vacuum: "full" } rewrites the touched tables without it', async (test) => {
+    const reason = await cannotInspect();
+    if (reason) return test.skip(reason);
+    await onPostgres(async (service) => {
+      const kept = await writeAndErase(service, 'CANARY-PG-KEPT');
+      expect(kept.vacuumed).toBeNull();
+      // The problem: the old row versions are dead but still in the heap.
+      expect(await onDisk(service, 'CANARY-PG-KEPT')).toBe(true);
+
+      const erased = await writeAndErase(service, 'CANARY-PG-GONE', 'full');
+      expect(erased.vacuumed).toBe('full');
+      expect(await onDisk(service, 'CANARY-PG-GONE')).toBe(false);
+      expect(await onDisk(service, 'CANARY-PG-KEPT')).toBe(false);
+    });
+  }, 60_000);
+
+  it('{ vacuum: "plain" } runs VACUUM of the touched tables: no row version, live or dead, holds the value any more', async (test) => {
+    const reason = await cannotInspect();
+    if (reason) return test.skip(reason);
+    await onPostgres(async (service) => {
       await writeAndErase(service, 'CANARY-PG-DEAD');
       // Without a vacuum the old versions are dead tuples that still hold the value.
       expect(await tuplesHolding(service, 'CANARY-PG-DEAD')).toBeGreaterThan(0);
@@ -172,22 +174,22 @@ describe.skipIf(Boolean(pgSkip))(`on PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})
       expect(erased.vacuumed).toBe('plain');
       expect(await tuplesHolding(service, 'CANARY-PG-PLAIN')).toBe(0);
       expect(await tuplesHolding(service, 'CANARY-PG-DEAD')).toBe(0);
-    } finally {
-      await storage.close();
-    }
+    });
   }, 60_000);
 });
 
-it('asks nothing of memory storage, whose values end with the process', async () => {
+/** A migrated members service on memory storage. */
+async function onMemory(): Promise<GovernedService> {
   const storage = memoryStorage();
   const service = createGovernedService({ entity: Member, storage });
   await storage.migrate([service.model]);
-  expect((await writeAndErase(service, 'CANARY-MEMORY', 'full')).vacuumed).toBeNull();
+  return service;
+}
+
+it('asks nothing of memory storage, whose values end with the process', async () => {
+  expect((await writeAndErase(await onMemory(), 'CANARY-MEMORY', 'full')).vacuumed).toBeNull();
 });
 
 it('refuses an unknown vacuum mode before erasing anything', async () => {
-  const storage = memoryStorage();
-  const service = createGovernedService({ entity: Member, storage });
-  await storage.migrate([service.model]);
-  await expect(writeAndErase(service, 'CANARY-BAD', 'deep' as never)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  await expect(writeAndErase(await onMemory(), 'CANARY-BAD', 'deep' as never)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
 });
