@@ -76,6 +76,7 @@ export {
   type OperatorPurgeOptions,
   type PurgeHistoryOptions,
   type PurgeReport,
+  type PurgeRunOptions,
   type RetentionCounts,
   type TenantPurgeReport,
 } from './governed/lifecycle/purge-history.ts';

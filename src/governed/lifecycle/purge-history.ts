@@ -19,7 +19,7 @@ import type { GovernedService } from '../service-types.ts';
 import type { Actor } from '../types.ts';
 
 /** What both kinds of run take: the policy's resources, the scope and the pace. */
-interface PurgeRunOptions {
+export interface PurgeRunOptions {
   /** The governed API whose resources and policy the job applies (or give `resources`). */
   api?: GovernedApi;
   /** Resources or services instead of `api`; they must share one storage driver. */
