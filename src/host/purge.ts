@@ -1,6 +1,6 @@
 /**
  * Retention and purge settings of the reference host, read from the environment, and the
- * optional schedule that runs `purgeHistory` in the host (docs/reference-host.md). `cellgate purge`
+ * optional schedule that runs `purgeHistoryAsOperator` in the host (docs/reference-host.md). `cellgate purge`
  * reads the same variables, so the command line and the host apply one policy.
  *
  * - `CELLGATE_AUDIT_RETENTION_DAYS`: days of history kept (unset: unlimited).
