@@ -1,9 +1,10 @@
 /**
- * `DATABASE_URL` → storage driver for the reference host and `cellgate migrate`:
- * `memory:`, `sqlite:<file path>` (`sqlite::memory:`), `postgres://…` / `postgresql://…`.
- * The SQL drivers come from their own subpaths, loaded only when the URL asks for them.
+ * `DATABASE_URL` → storage driver for the reference host and the `cellgate` command, on the public
+ * `storageFromUrl` of `cellgate/node` (apps call that one: it is the stable form), plus the host's
+ * default URL and the label its banner prints.
  */
-import { ConfigurationError, memoryStorage, type StorageDriver } from 'cellgate';
+import type { StorageDriver } from 'cellgate';
+import { parseStorageUrl, storageFromUrl } from 'cellgate/node';
 
 /** The default: a SQLite file next to where the host runs. */
 export const DEFAULT_DATABASE_URL = 'sqlite:./.cellgate/dev.db';
@@ -15,8 +16,6 @@ export interface OpenedStorage {
   label: string;
 }
 
-const FORMS = 'memory:, sqlite:<file path>, sqlite::memory: or postgres://user:password@host:port/database';
-
 function maskPassword(url: URL): string {
   const masked = new URL(url.toString());
   if (masked.password) masked.password = '***';
@@ -24,27 +23,23 @@ function maskPassword(url: URL): string {
 }
 
 /**
- * Opens the driver for `url` (not migrated: the governed API migrates its entities). A bad URL
- * throws a {@link ConfigurationError} whose message is one printable line.
+ * Opens the driver for `url` (not migrated: the governed API migrates its entities), defaulting to
+ * {@link DEFAULT_DATABASE_URL}. A bad URL throws a `ConfigurationError` whose message is one
+ * printable line. Apps use `storageFromUrl` from `cellgate/node`; this name stays as the host's
+ * form with a banner label.
  *
  * @example
  * const { storage, label } = await createStorageFromUrl(process.env.DATABASE_URL);
  */
 export async function createStorageFromUrl(url: string | undefined = DEFAULT_DATABASE_URL): Promise<OpenedStorage> {
-  const value = url.trim() === '' ? DEFAULT_DATABASE_URL : url.trim();
-  if (value === 'memory:') return { storage: memoryStorage(), label: 'memory: (in-process; data is lost on exit)' };
-  if (value.startsWith('sqlite:')) {
-    const filename = value.slice('sqlite:'.length).replace(/^\/\/(?=\.|\/)/, '');
-    if (filename === '') throw new ConfigurationError('DATABASE_URL', `"${value}" names no file; expected ${FORMS}`);
-    const { sqliteStorage } = await import('cellgate/storage/sqlite');
-    return { storage: sqliteStorage({ filename }), label: `sqlite ${filename}` };
-  }
-  if (/^postgres(ql)?:\/\//.test(value)) {
-    if (!URL.canParse(value) || new URL(value).hostname === '') {
-      throw new ConfigurationError('DATABASE_URL', `"${value.replace(/:[^:@/]*@/, ':***@')}" is not a valid PostgreSQL URL; expected ${FORMS}`);
-    }
-    const { postgresStorage } = await import('cellgate/storage/postgres');
-    return { storage: postgresStorage({ connectionString: value }), label: `postgres ${maskPassword(new URL(value))}` };
-  }
-  throw new ConfigurationError('DATABASE_URL', `unsupported "${value.replace(/:[^:@/]*@/, ':***@')}"; expected ${FORMS}`);
+  const value = url.trim() === '' ? DEFAULT_DATABASE_URL : url;
+  const parsed = parseStorageUrl(value);
+  const storage = await storageFromUrl(value);
+  const label =
+    parsed.kind === 'memory'
+      ? 'memory: (in-process; data is lost on exit)'
+      : parsed.kind === 'sqlite'
+        ? `sqlite ${parsed.filename}`
+        : `postgres ${maskPassword(new URL(parsed.connectionString))}`;
+  return { storage, label };
 }

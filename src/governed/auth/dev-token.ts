@@ -1,5 +1,6 @@
 /** Signing development tokens (the `cellgate token` command and tests). Not for production issuing. */
 import { SignJWT } from 'jose';
+import { ConfigurationError } from '../../errors.ts';
 import { secretBytes } from './verify.ts';
 
 /** Input of {@link signDevToken}: the default claims of docs/decisions/B10.md in camelCase. */
@@ -32,6 +33,7 @@ export interface DevTokenInput {
  * const token = await signDevToken({ secret, tenantId, workspaces: { [workspaceId]: ['admin'] } });
  */
 export async function signDevToken(input: DevTokenInput): Promise<string> {
+  if (typeof input !== 'object' || input === null) throw new ConfigurationError('signDevToken', 'takes an options object: { secret, tenantId, ... }');
   const key = secretBytes(input.secret, 'secret');
   const claims: Record<string, unknown> = {
     tenant_id: input.tenantId,

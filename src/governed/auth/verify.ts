@@ -22,6 +22,13 @@ function unauthenticated(message: string): CellgateError {
 
 /** The secret as bytes, refusing one shorter than {@link MIN_SECRET_BYTES}. */
 export function secretBytes(secret: string | Uint8Array, path = 'auth.secret'): Uint8Array {
+  // An unset environment variable (`process.env.CELLGATE_JWT_SECRET`) arrives here as undefined.
+  if (typeof secret !== 'string' && !ArrayBuffer.isView(secret)) {
+    throw new ConfigurationError(
+      path,
+      `is required: a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes (got ${secret === null ? 'null' : typeof secret}).`,
+    );
+  }
   const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
   if (bytes.byteLength < MIN_SECRET_BYTES) {
     throw new ConfigurationError(path, `must be at least ${MIN_SECRET_BYTES} bytes (got ${bytes.byteLength}).`);

@@ -12,6 +12,7 @@
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { CellgateError, ConfigurationError } from '../../errors.ts';
 import { DEFAULT_PG_CONNECTION_TIMEOUT_MS, DEFAULT_PG_LOCK_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../../limits.ts';
+import { loadOptionalPeer } from '../optional-peer.ts';
 import { createSqlStorage, type SqlDialect, type SqlSchema } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
 import { postgresDialect } from './postgres-dialect.ts';
@@ -118,6 +119,8 @@ function withStartDiagnosis(storage: StorageDriver, connectionString: string): S
     try {
       await storage.migrate(models);
     } catch (error) {
+      // A missing `pg` package is the app's set-up, not an outage: it stays a ConfigurationError.
+      if (error instanceof ConfigurationError) throw error;
       const cause = error instanceof CellgateError ? error.cause : error;
       if (error instanceof CellgateError && error.code !== 'SERVICE_UNAVAILABLE') throw error;
       throw new CellgateError('SERVICE_UNAVAILABLE', `cannot use ${where}: ${describeCause(cause)}`, {
@@ -130,7 +133,7 @@ function withStartDiagnosis(storage: StorageDriver, connectionString: string): S
 }
 
 async function createPool(connectionString: string, max: number, timeouts: Required<PostgresTimeouts>, connectionTimeoutMs: number): Promise<PostgresPoolLike> {
-  const { default: pg } = await import('pg');
+  const { default: pg } = await loadOptionalPeer('pg', 'postgresStorage({ connectionString })', () => import('pg'));
   const pool = new pg.Pool({
     connectionString,
     max,

@@ -5,6 +5,7 @@
  */
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { ConfigurationError } from '../../errors.ts';
+import { loadOptionalPeer } from '../optional-peer.ts';
 import { createSqlStorage, type SqlSchema } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
 import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS } from '../../limits.ts';
@@ -92,7 +93,7 @@ async function openFile(filename: string): Promise<SqliteClient> {
     const [{ mkdir }, { dirname, resolve }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
     await mkdir(dirname(resolve(filename)), { recursive: true });
   }
-  const { default: Database } = await import('better-sqlite3');
+  const { default: Database } = await loadOptionalPeer('better-sqlite3', 'sqliteStorage({ filename })', () => import('better-sqlite3'));
   return new Database(filename) as unknown as SqliteClient;
 }
 
