@@ -69,6 +69,8 @@ describe('at subscription time', () => {
     for (const url of ['https://hooks.example.com/in', 'http://93.184.216.34/', 'https://[2606:4700::1111]/']) expect(create(url)).not.toThrow();
     expect(create('https://hooks.example.com/', { loopback: 'yes' } as never)).toThrow(/allowTargets\.loopback/);
     expect(create('https://hooks.example.com/', { everything: true } as never)).toThrow(/allowTargets\.everything/);
+    const withResolver = () => createWebhookDispatcher({ storage: memoryStorage(), subscriptions: [], resolveHost: '8.8.8.8' as never });
+    expect(withResolver).toThrow(/resolveHost: must be a function/);
   });
 });
 

@@ -188,6 +188,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     throw new ConfigurationError('storage', 'is required: a StorageDriver with an event store.');
   const allowTargets = allowanceOf(options.allowTargets);
   const subscriptions = prepare(options.subscriptions, allowTargets);
+  if (options.resolveHost !== undefined && typeof options.resolveHost !== 'function') throw new ConfigurationError('resolveHost', 'must be a function.');
   const send = createWebhookSend(allowTargets, options.resolveHost);
   const byId = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
   const maxAttempts = positiveInt(options.maxAttempts, 8, 'maxAttempts', 100);
