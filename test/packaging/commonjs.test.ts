@@ -1,8 +1,11 @@
 /**
  * CommonJS apps: the packed package is `require()`d from a `"type": "commonjs"` app on plain Node
  * (the `require` condition bridges to the ESM build, so both module systems share one instance),
- * type-checks there under `module: node16`, and passes publint and attw for node16 from ESM and CJS.
+ * type-checks there under `module: node16` and under `module: commonjs` (Nest's starter: TypeScript
+ * then resolves the Node 10 way, without `exports`, through `types` and `typesVersions`), and
+ * passes publint and attw for node10 and node16 from ESM and CJS.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, ensureBuilt, root, run } from './pack.ts';
@@ -70,11 +73,49 @@ export = app;
     expect(result).toBe('');
   }, 180_000);
 
-  it('publint and attw (node16 from ESM and CJS) pass on the packed package', async () => {
+  it('type-checks under module commonjs (moduleResolution node10): every entry has its types through typesVersions', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      types: string;
+      typesVersions: Record<string, Record<string, string[]>>;
+      exports: Record<string, { require: { types: string } }>;
+    };
+    const subpaths = Object.keys(pkg.exports).filter((subpath) => subpath !== '.' && !subpath.endsWith('.json'));
+    // Kept in step with the exports map: each subpath maps to the types of its require condition.
+    expect(pkg.types).toBe(pkg.exports['.']!.require.types);
+    expect(pkg.typesVersions).toEqual({ '*': Object.fromEntries(subpaths.map((subpath) => [subpath.slice(2), [pkg.exports[subpath]!.require.types]])) });
+    const specifiers = ['cellgate', ...subpaths.map((subpath) => `cellgate/${subpath.slice(2)}`)];
+    const app = await createApp({
+      type: 'commonjs',
+      link: ['@types/node'],
+      files: {
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: { strict: true, module: 'commonjs', target: 'es2022', noEmit: true, skipLibCheck: true, types: ['node'] },
+        }),
+        'main.ts': [
+          ...specifiers.map((specifier, index) => `import * as entry${index} from '${specifier}';`),
+          `export const entries = [${specifiers.map((_, index) => `entry${index}`).join(', ')}];`,
+          `import { createContractHandler, type FetchHandler } from 'cellgate';`,
+          `import { toExpress } from 'cellgate/adapters/express';`,
+          `import { storageFromUrl } from 'cellgate/node';`,
+          `export const handler: FetchHandler = createContractHandler({ basePath: '/platform' });`,
+          `export const middleware = toExpress(handler);`,
+          `export const storage = storageFromUrl('memory:');`,
+        ].join('\n'),
+      },
+    });
+    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: app, timeout: 120_000 }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(result).toBe('');
+  }, 180_000);
+
+  it('publint and attw (node10, and node16 from ESM and CJS) pass on the packed package', async () => {
     const publint = await run('npx', ['publint', '--strict'], { cwd: root, timeout: 120_000 });
     expect(publint.stdout).toMatch(/All good/);
     // attw exits non-zero on any problem in the profile.
-    const attw = await run('npx', ['attw', '--pack', '.', '--profile', 'node16', '--format', 'table-flipped'], { cwd: root, timeout: 180_000 });
+    const attw = await run('npx', ['attw', '--pack', '.', '--format', 'table-flipped'], { cwd: root, timeout: 180_000 });
+    expect(attw.stdout).toMatch(/node10/);
     expect(attw.stdout).toMatch(/node16 \(from CJS\)/);
     expect(attw.stdout).not.toMatch(/dynamic import only|❌/u);
   }, 400_000);
