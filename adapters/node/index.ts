@@ -11,7 +11,7 @@
  * createServer(toNodeHandler(createContractHandler())).listen(3000);
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorResponse, LIGHT_RESPONSES, type FetchHandler } from 'cellgate/adapter-kit';
+import { errorResponse, type FetchHandler } from 'cellgate/adapter-kit';
 import { abortRequest, onSignalRead, toRequest, type ToRequestOptions } from './request.ts';
 import { writeResponse } from './response.ts';
 import type { MountedMatch } from './mount.ts';
@@ -55,14 +55,11 @@ export interface HandleNodeRequestOptions extends NodeAdapterOptions, Pick<ToReq
  * {@link toRequest} plus the disconnect wiring: when `res` closes before it finished, the
  * request's `signal` aborts. The listener is added when somebody first reads `signal` (a
  * disconnect before that is seen then). The socket's remote address is read by the core on demand.
- * A body a framework left on `req.body` is used once the stream is read. The request carries
- * `LIGHT_RESPONSES`: the core answers it with light responses, which `writeResponse` writes without
- * building a `Response` (docs/benchmarks.md); `writeResponse` takes any other `Response` too.
+ * A body a framework left on `req.body` is used once the stream is read.
  */
 export function toAbortableRequest(req: IncomingMessage, res: ServerResponse, options: ToRequestOptions = {}): Request {
   const body = options.body ?? (req as IncomingMessage & { body?: unknown }).body;
   const request = toRequest(req, body === undefined ? options : { ...options, body });
-  (request as { [LIGHT_RESPONSES]?: true })[LIGHT_RESPONSES] = true;
   onSignalRead(request, () => {
     if (res.closed || res.destroyed) abortIfUnfinished(res, request);
     else res.once('close', () => abortIfUnfinished(res, request));

@@ -9,7 +9,7 @@
  * errors).
  */
 import type { IncomingMessage } from 'node:http';
-import { CLIENT_ADDRESS, READ_BODY } from 'cellgate/adapter-kit';
+import { CLIENT_ADDRESS, LIGHT_RESPONSES, READ_BODY } from 'cellgate/adapter-kit';
 import { NodeHeaders } from './headers.ts';
 
 /** Options of {@link toRequest}. */
@@ -350,6 +350,10 @@ const own: PropertyDescriptorMap = {
     },
   },
   [READ_BODY]: { value: readBody },
+  // The core answers these requests with light responses, which `writeResponse` (and the Fastify
+  // adapter) write without building a `Response` (docs/benchmarks.md); on the prototype, so it
+  // costs nothing per request. `writeResponse` takes any other `Response` too.
+  [LIGHT_RESPONSES]: { value: true },
   [CLIENT_ADDRESS]: {
     get(this: LazyRequest) {
       return this[kIncoming].socket?.remoteAddress;
