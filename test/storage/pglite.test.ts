@@ -86,6 +86,7 @@ describe.skipIf(Boolean(skip))(`pglite driver${skip ? ` (skipped: ${skip})` : ''
 
   it("holds the instance for a whole transaction: the application's own statement waits and survives a rollback", async () => {
     const driver = pgliteStorage({ pglite: shared });
+    await driver.migrate(conformanceModels);
     await shared.query('CREATE TABLE IF NOT EXISTS app_notes (note text)');
     const scope = freshScope();
     const record = newRecord(scope, invoiceFields());
@@ -108,6 +109,7 @@ describe.skipIf(Boolean(skip))(`pglite driver${skip ? ` (skipped: ${skip})` : ''
 
   it('runs concurrent transactions one at a time: exactly one of many writers with the same expected version wins', async () => {
     const driver = pgliteStorage({ pglite: shared });
+    await driver.migrate(conformanceModels);
     const scope = freshScope();
     const v1 = newRecord(scope, invoiceFields());
     await seed(driver, invoiceModel, [v1]);
