@@ -81,6 +81,7 @@ export {
   type TenantPurgeReport,
 } from './governed/lifecycle/purge-history.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';
+export { MigrationRefusedError, type DriftRefusal } from './storage/drift.ts';
 // The typed `cellgate.config.ts` of the `cellgate` command.
 export { defineConfig, type CellgateConfig } from './config/index.ts';
 // Contract core: zod schemas of the Cell manifest contract, validation, normalization, schema descriptions.

@@ -376,3 +376,9 @@ export const MAX_LIFECYCLE_DAYS = 36_500;
 
 /** The longest lifetime `cellgate token --expires` signs a development token for: 366 days, in seconds. */
 export const MAX_DEV_TOKEN_LIFETIME_SECONDS = 366 * 24 * 60 * 60;
+
+/**
+ * Most stored values a `migrate` refusal quotes for a narrowed enum: the check reads at most this
+ * many distinct values outside the enum (`SELECT DISTINCT … LIMIT`). Not configurable.
+ */
+export const MIGRATION_SAMPLE_VALUES = 5;

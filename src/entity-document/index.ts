@@ -134,7 +134,14 @@ export function entityReference(document: Pick<EntityDefinitionDocument, 'key' |
 export function toStorageModel(document: EntityDefinitionDocument): EntityStorageModel {
   const fields: StorageField[] = Object.entries(document.fields)
     .filter(([name]) => !isBaseField(name))
-    .map(([name, field]) => ({ name, type: field.type, ...(field.format === undefined ? {} : { format: field.format }), nullable: field.nullable }));
+    .map(([name, field]) => ({
+      name,
+      type: field.type,
+      ...(field.format === undefined ? {} : { format: field.format }),
+      nullable: field.nullable,
+      required: !field.optional && !field.nullable,
+      ...(field.enum === undefined ? {} : { enum: field.enum }),
+    }));
   const indexed = new Set<string>();
   for (const name of document.data?.filtering?.allowedFields ?? []) indexed.add(name);
   for (const name of document.data?.sorting?.allowedFields ?? []) indexed.add(name);

@@ -25,6 +25,14 @@ export interface StorageField {
   type: StorageFieldType;
   format?: 'uuid' | 'date-time' | 'email' | 'url';
   nullable: boolean;
+  /**
+   * Every record holds a value (the document's field is neither `optional` nor `nullable`).
+   * `migrate` refuses a table with rows lacking one (docs/storage.md#what-migrate-refuses).
+   * @default false
+   */
+  required?: boolean;
+  /** The values a `string` field allows; `migrate` refuses a table whose rows hold another. */
+  enum?: readonly string[];
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   settingModel,
   taskModel,
 } from './storage-conformance-fixtures.ts';
+import { driftConformanceCases } from './storage-conformance-drift.ts';
 import { erasureConformanceCases } from './storage-conformance-erasure.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
 import { exportConformanceCases } from './storage-conformance-export.ts';
@@ -99,6 +100,7 @@ export const storageConformanceSuites = [
   { name: 'version-state-and-idempotency', register: versionAndIdempotencyCases },
   { name: 'lists', register: listConformanceCases },
   { name: 'migrations', register: migrationCases },
+  { name: 'schema-drift', register: driftConformanceCases },
   { name: 'service', register: (driver, options) => serviceConformanceCases(driver, options.rawAuditRows) },
   { name: 'events', register: eventConformanceCases },
   { name: 'audit-export', register: exportConformanceCases },

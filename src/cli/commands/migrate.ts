@@ -6,6 +6,7 @@
  */
 import { defineEntity, toStorageModel } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
+import { MigrationRefusedError } from '../../storage/drift.ts';
 import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
 import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
@@ -19,9 +20,12 @@ the audit log, version state and idempotency tables, and one table per entity ma
 Without --entity, migrates the entities of the configuration file, or without one the reference
 host's demo entities (customers, invoices, activity events).
 
-Each existing entity table is compared with its entity: missing columns and indexes are added; a
-column whose type or nullability changed is refused (never converted in place) and printed with
-the statement that would change it. Prints every action, or "up to date".
+Each existing entity table is compared with its entity: missing columns and indexes are added
+(an optional field, a widened enum, a new sorted or filtered field). Refused, with nothing changed:
+a column whose type or nullability changed (printed with the statement that would change it), a
+required field added over existing rows, rows without a value in a required field, stored values
+outside a narrowed enum. A column no longer in the entity is kept. The app's own migrate() judges
+the same way and throws MigrationRefusedError. Prints every action, or "up to date".
 
 Options:
   --entity <file>      an entity definition document (YAML or JSON); repeat for several
@@ -47,18 +51,20 @@ async function models(files: string[], loaded: LoadedConfig | undefined): Promis
 }
 
 /** Prints what was done (or would be), what was refused and why. */
-function printActions(run: MigrationRun): void {
+function printActions(run: MigrationRun, refused: MigrationRefusedError | undefined): void {
   if (run.actions.length === 0) {
     console.log('up to date: every table matches its entity');
     return;
   }
-  const verb = { applied: run.dryRun ? 'would apply' : 'applied', refused: 'refused', kept: 'kept' } as const;
+  // A refusal rolls the whole run back: what would have been applied was not.
+  const verb = { applied: run.dryRun || refused ? 'would apply' : 'applied', refused: 'refused', kept: 'kept' } as const;
   for (const action of run.actions) {
     console.log(`  ${verb[action.outcome]}: ${action.table}: ${action.summary}`);
     if (action.sql && (run.dryRun || action.outcome === 'refused')) console.log(`    ${action.sql};`);
   }
-  if (run.actions.some((action) => action.outcome === 'refused')) {
-    console.log('Refused changes were not made: migrate those columns by hand (the statements above), then run migrate again.');
+  if (refused) {
+    console.log("Nothing was changed: a refused change stops the whole migration, here and in the app's migrate().");
+    for (const refusal of refused.refusals) console.log(`  ${refusal.table}.${refusal.column}: ${refusal.way}`);
   }
 }
 
@@ -83,15 +89,20 @@ export async function run(args: string[]): Promise<number> {
       const list = await models(values.entity ?? [], loaded);
       const { createStorageFromUrl } = await import('../../host/storage.ts');
       const { storage, label } = await createStorageFromUrl(url);
+      let refused: MigrationRefusedError | undefined;
       try {
         await observeMigration(run, () => storage.migrate(list));
+      } catch (error) {
+        // The one judge of drift (storage/drift.ts) refused: print its plan, not just its message.
+        if (!(error instanceof MigrationRefusedError)) throw error;
+        refused = error;
       } finally {
         await storage.close();
       }
-      console.log(run.dryRun ? `dry run on ${label}: nothing was changed` : `migrated ${label}`);
+      console.log(refused ? `refused on ${label}: nothing was changed` : run.dryRun ? `dry run on ${label}: nothing was changed` : `migrated ${label}`);
       for (const model of list) console.log(`  ${model.resourceType} → table ${model.table}`);
-      printActions(run);
-      return run.actions.some((action) => action.outcome === 'refused') ? 1 : 0;
+      printActions(run, refused);
+      return refused ? 1 : 0;
     } catch (error) {
       if (error instanceof UsageError) throw error;
       if (error instanceof ConfigurationError) {

@@ -23,6 +23,7 @@ import type {
   StoredRecord,
 } from '../types.ts';
 import { AuditTimeIndex, exportFromIndex } from './audit-export.ts';
+import { createMemoryDriftJudge } from './drift.ts';
 import { memoryErasureOperations } from './erasure.ts';
 import { MemoryEventStore } from './events.ts';
 import { createMemoryRetention } from './retention.ts';
@@ -272,6 +273,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
   const mutex = new Mutex();
   const reader = new MemorySession(base, null);
   const events = new MemoryEventStore();
+  const judgeDrift = createMemoryDriftJudge((table) => base.records.get(table));
   let closed = false;
 
   // One transaction at a time: stage its writes, merge them when `fn` resolves.
@@ -295,6 +297,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     name: 'memory',
     capabilities: { durable: false, multiProcess: false, appendOnlyAuditEnforced: true },
     async migrate(models) {
+      await judgeDrift(models);
       for (const model of models) base.table(model.table);
     },
     transaction,

@@ -5,12 +5,14 @@
  * bookkeeping row per step (name → checksum) lets a restart skip steps already applied.
  *
  * An entity table that exists is compared with its entity: missing columns and indexes are added
- * (safe); a column whose type or nullability differs is never changed in place (data could be
- * lost or refused): it is reported as refused, with the statement that would change it. A caller
- * that observes the run (`observeMigration`, used by `cellgate migrate`) gets every action, and
- * with `dryRun` nothing is executed.
+ * (safe); a column whose type or nullability differs is never changed in place, and the stored
+ * rows are judged (drift.ts: a required field without a value, a value outside a narrowed enum).
+ * Any refusal throws a `MigrationRefusedError` and rolls the whole run back, for `api.migrate()`
+ * and `cellgate migrate` alike. A caller that observes the run (`observeMigration`, used by
+ * `cellgate migrate`) gets every action, and with `dryRun` nothing is executed.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { judgeStoredRows, refuseDrift, TYPE_CHANGE_WAY, type DriftRefusal, type StoredRows } from '../drift.ts';
 import type { EntityStorageModel } from '../types.ts';
 import {
   AUDIT_COLUMNS,
@@ -129,11 +131,33 @@ const sameType = (declared: string, existing: string) => {
 
 /** Bumped when the shape of the shared tables changes. */
 const CORE_SCHEMA = 'core@2';
+/**
+ * Bumped when the judge of entity tables asks more: every entity step runs once more, so tables
+ * accepted by an earlier, laxer judge are checked (docs/decisions/B23.md).
+ */
+const ENTITY_JUDGE = 'judge@1';
 
 interface MigrationStep {
   name: string;
   checksum: string;
-  apply(tx: SqlTx, run?: MigrationRun): Promise<void>;
+  /** Runs the step; what it will not change goes to `refusals` (the run is then rolled back). */
+  apply(tx: SqlTx, run: MigrationRun | undefined, refusals: DriftRefusal[]): Promise<void>;
+}
+
+/** The judge's questions (drift.ts) as bounded statements on one table: each stops at its LIMIT. */
+function storedRows(tx: SqlTx, table: string): StoredRows {
+  const t = sql.table(table);
+  const some = async (query: RawBuilder<unknown>) => (await query.execute(tx)).rows.length > 0;
+  return {
+    hasRows: () => some(sql`SELECT 1 FROM ${t} LIMIT 1`),
+    hasMissing: (column) => some(sql`SELECT 1 FROM ${t} WHERE ${sql.ref(column)} IS NULL LIMIT 1`),
+    async valuesOutside(column, allowed, limit) {
+      const values = sql.join(allowed.map((value) => sql`${value}`));
+      const { rows } = await sql<{ value: unknown }>`SELECT DISTINCT ${sql.ref(column)} AS value FROM ${t}
+        WHERE ${sql.ref(column)} IS NOT NULL AND ${sql.ref(column)} NOT IN (${values}) LIMIT ${limit}`.execute(tx);
+      return rows.map((row) => row.value);
+    },
+  };
 }
 
 function columnDdl(dialect: SqlDialect, spec: ColumnSpec): RawBuilder<unknown> {
@@ -371,17 +395,24 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
     ['scope_list_idx', [...scope, 'id', ...rest], undefined],
     ...model.indexedFields.map((field): [string, string[], string] => [`${field}_list_idx`, [...scope, field, 'id', ...rest], field]),
   ];
-  const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes });
+  // What the judge reads is in the checksum too: making a field required or narrowing an enum
+  // runs the step (and its checks of the stored rows) again.
+  const judged = model.fields.map((field) => [field.name, field.required === true, field.enum ?? null]);
+  const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes, judged });
   const table = model.table;
   return {
     name: `entity:${table}`,
-    checksum: `${CORE_SCHEMA}:${fnv1a(shape)}`,
-    async apply(tx, run) {
+    checksum: `${CORE_SCHEMA}:${ENTITY_JUDGE}:${fnv1a(shape)}`,
+    async apply(tx, run, refusals) {
       const act = async (summary: string, statement: RawBuilder<unknown>) => {
         run?.actions.push({ table, outcome: 'applied', summary, sql: statement.compile(tx).sql });
         if (!run?.dryRun) await statement.execute(tx);
       };
-      const refuse = (summary: string, statement: string) => run?.actions.push({ table, outcome: 'refused', summary, sql: statement });
+      const refuse = (refusal: DriftRefusal, summary = `column ${refusal.column}: stored ${refusal.stored}; the entity wants ${refusal.wanted}`) => {
+        refusals.push(refusal);
+        run?.actions.push({ table, outcome: 'refused', summary, sql: refusal.sql ?? '' });
+      };
+      const mismatched = new Set<string>();
       const existing = await inspectTable(tx, dialect, table);
       if (!existing) {
         await act(
@@ -402,20 +433,47 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
             continue;
           }
           if (!sameType(type, found.type)) {
+            mismatched.add(spec.name);
             refuse(
+              {
+                table,
+                column: spec.name,
+                stored: found.type,
+                wanted: type,
+                way: TYPE_CHANGE_WAY,
+                sql:
+                  dialect.name === 'postgres'
+                    ? `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" TYPE ${type} USING "${spec.name}"::${type.replace(/\s+COLLATE.*$/i, '')}`
+                    : `-- SQLite cannot change a column type: create "${table}" anew with ${spec.name} ${type}, copy the rows, swap the tables`,
+              },
               `column ${spec.name} is ${found.type}, the entity needs ${type}: existing values may not convert; migrate it by hand`,
-              dialect.name === 'postgres'
-                ? `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" TYPE ${type} USING "${spec.name}"::${type.replace(/\s+COLLATE.*$/i, '')}`
-                : `-- SQLite cannot change a column type: create "${table}" anew with ${spec.name} ${type}, copy the rows, swap the tables`,
             );
           } else if (found.notNull && !spec.notNull) {
             if (dialect.name === 'postgres')
               await act(`column ${spec.name} accepts NULL`, sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN ${sql.id(spec.name)} DROP NOT NULL`);
-            else refuse(`column ${spec.name} is NOT NULL, the entity allows null`, `-- SQLite cannot drop NOT NULL: rebuild "${table}"`);
+            else
+              refuse(
+                {
+                  table,
+                  column: spec.name,
+                  stored: 'NOT NULL',
+                  wanted: 'NULL allowed',
+                  way: `Rebuild the table by hand; then migrate again.`,
+                  sql: `-- SQLite cannot drop NOT NULL: rebuild "${table}"`,
+                },
+                `column ${spec.name} is NOT NULL, the entity allows null`,
+              );
           } else if (!found.notNull && spec.notNull && dialect.name === 'postgres') {
             refuse(
+              {
+                table,
+                column: spec.name,
+                stored: 'NULL allowed',
+                wanted: 'NOT NULL',
+                way: 'Give every row a value and set NOT NULL by hand; then migrate again.',
+                sql: `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" SET NOT NULL`,
+              },
               `column ${spec.name} accepts NULL, cellgate needs NOT NULL: existing rows may hold NULL`,
-              `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" SET NOT NULL`,
             );
           }
         }
@@ -423,6 +481,8 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
         for (const name of existing.columns.keys()) {
           if (!declared.has(name)) run?.actions.push({ table, outcome: 'kept', summary: `column ${name} is no longer in the entity; left in place`, sql: '' });
         }
+        const present = new Set(existing.columns.keys());
+        for (const refusal of await judgeStoredRows(model, present, storedRows(tx, table), mismatched)) refuse(refusal);
       }
       for (const [suffix, indexColumns, sorted] of indexes) {
         if (existing?.indexes.has(indexName(table, suffix))) continue;
@@ -466,16 +526,19 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
       // Nothing is written; the shared tables are reported only when they are missing.
       if (!(await inspectTable(tx, dialect, AUDIT_TABLE)))
         run.actions.push({ table: AUDIT_TABLE, outcome: 'applied', summary: 'create the shared tables (audit log, version state, idempotency keys)', sql: '' });
-      for (const step of steps.slice(1)) await step.apply(tx, run);
+      const refusals: DriftRefusal[] = [];
+      for (const step of steps.slice(1)) await step.apply(tx, run, refusals);
+      refuseDrift(refusals);
       return;
     }
     await bookkeeping.execute(tx);
     const applied = await appliedSteps(tx);
+    const refusals: DriftRefusal[] = [];
     for (const step of steps) {
       // An observed run compares every entity table with its entity, applied before or not.
       if (applied.get(step.name) === step.checksum && !(run && step.name.startsWith('entity:'))) continue;
       const before = run?.actions.length ?? 0;
-      await step.apply(tx, run);
+      await step.apply(tx, run, refusals);
       if (run && step.name === 'cellgate:core' && applied.get(step.name) !== step.checksum) {
         run.actions.splice(before, 0, {
           table: AUDIT_TABLE,
@@ -488,5 +551,7 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
         VALUES (${step.name}, ${step.checksum}, ${new Date().toISOString()})
         ON CONFLICT (name) DO UPDATE SET checksum = excluded.checksum, applied_at = excluded.applied_at`.execute(tx);
     }
+    // One refusal rolls the whole run back: an app never serves a table that does not match its entity.
+    refuseDrift(refusals);
   });
 }

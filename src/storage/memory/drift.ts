@@ -1,0 +1,51 @@
+/**
+ * The memory driver's side of the judge of drift (../drift.ts). A memory store has no schema of
+ * its own, so the model it last migrated for a table stands in for one: a field whose type changed
+ * since is refused while rows exist, and the rows are judged like SQL rows (required values,
+ * enum values). A store used by one model only never meets drift (docs/decisions/B23.md).
+ */
+import { judgeStoredRows, refuseDrift, TYPE_CHANGE_WAY, type DriftRefusal, type StoredRows } from '../drift.ts';
+import type { EntityStorageModel, StorageField, StoredRecord } from '../types.ts';
+
+/** What a SQL column would be: the type, and the formats stored in a type of their own. */
+const kindOf = (field: StorageField) => (field.format === 'date-time' || field.format === 'uuid' ? `${field.type} (${field.format})` : field.type);
+
+function rowsOf(records: ReadonlyMap<string, StoredRecord>): StoredRows {
+  const values = (column: string) => Array.from(records.values(), (record) => record.fields[column]);
+  return {
+    hasRows: async () => records.size > 0,
+    hasMissing: async (column) => values(column).some((value) => value === null || value === undefined),
+    async valuesOutside(column, allowed, limit) {
+      const outside = new Set<unknown>();
+      for (const value of values(column)) {
+        if (outside.size >= limit) break;
+        if (value !== null && value !== undefined && !allowed.includes(value as string)) outside.add(value);
+      }
+      return [...outside];
+    },
+  };
+}
+
+/** Judges `models` against the stored records; throws `MigrationRefusedError`, else remembers the models. */
+export function createMemoryDriftJudge(records: (table: string) => ReadonlyMap<string, StoredRecord> | undefined) {
+  const shapes = new Map<string, EntityStorageModel>();
+  return async (models: readonly EntityStorageModel[]): Promise<void> => {
+    const refusals: DriftRefusal[] = [];
+    for (const model of models) {
+      const rows = records(model.table);
+      if (rows === undefined || rows.size === 0) continue;
+      const previous = shapes.get(model.table);
+      const mismatched = new Set<string>();
+      for (const field of model.fields) {
+        const before = previous?.fields.find((candidate) => candidate.name === field.name);
+        if (before === undefined || kindOf(before) === kindOf(field)) continue;
+        mismatched.add(field.name);
+        refusals.push({ table: model.table, column: field.name, stored: kindOf(before), wanted: kindOf(field), way: TYPE_CHANGE_WAY });
+      }
+      const columns = new Set((previous ?? model).fields.map((field) => field.name));
+      refusals.push(...(await judgeStoredRows(model, columns, rowsOf(rows), mismatched)));
+    }
+    refuseDrift(refusals);
+    for (const model of models) shapes.set(model.table, model);
+  };
+}
