@@ -78,7 +78,7 @@ export interface GovernedResource<T extends EntityTypes = GeneralEntityTypes> ex
   readonly resourceName: string;
   /** The route patterns, e.g. `/v1/workspaces/:workspaceId/cells/:cellId/invoices`. */
   readonly paths: ResourcePatterns;
-  /** Creates the tables of this entity (idempotent): `storage.migrate([model])`. */
+  /** Creates the tables of this entity (idempotent): `storage.migrate([model])`; throws `MigrationRefusedError`, changing nothing, on drift. */
   migrate(): Promise<void>;
 }
 

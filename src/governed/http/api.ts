@@ -45,7 +45,7 @@ export interface GovernedApiOptions
 export interface GovernedApi extends FetchHandler {
   /** Resources by path name (`customers`, `invoices`, …). */
   readonly resources: Readonly<Record<string, GovernedResource>>;
-  /** Migrates the tables of every resource in one `storage.migrate(models)` call (idempotent). */
+  /** Migrates the tables of every resource in one `storage.migrate(models)` call (idempotent); throws `MigrationRefusedError`, changing nothing, on drift (docs/storage.md#what-migrate-refuses). */
   migrate(): Promise<void>;
   /**
    * The OpenAPI 3.1 document of every resource (and the audit routes), also served at
