@@ -2,7 +2,7 @@
  * Set-up mistakes of an app's first hours fail at the call that needs the missing piece, as a
  * `ConfigurationError` that says what to do: `signDevToken` without a secret (a TypeError
  * "reading 'byteLength'" before), and the storage drivers in an app that has not installed their
- * package (the packed tarball in a fresh app, which has neither `better-sqlite3` nor `pg`): SQLite's
+ * package (the packed tarball in a fresh app, which has neither `better-sqlite3`, `pg` nor `@electric-sql/pglite`): SQLite's
  * first migrate threw a raw "Cannot find package", PostgreSQL's answered 503 SERVICE_UNAVAILABLE
  * as if the database were down.
  */
@@ -26,7 +26,7 @@ describe('signDevToken', () => {
 describe('storage drivers in an app without their package', () => {
   beforeAll(() => packOnce(), 300_000);
 
-  it('sqliteStorage and postgresStorage fail their first migrate with a ConfigurationError naming the package to install', async () => {
+  it('sqliteStorage, postgresStorage and pgliteStorage fail their first migrate with a ConfigurationError naming the package to install', async () => {
     const app = await createApp({
       type: 'module',
       files: {
@@ -34,10 +34,12 @@ describe('storage drivers in an app without their package', () => {
 import { ConfigurationError } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { postgresStorage } from 'cellgate/storage/postgres';
+import { pgliteStorage } from 'cellgate/storage/pglite';
 const drivers = {
   sqlite: () => sqliteStorage({ filename: './data/app.db' }),
   // Nothing listens on port 1: were pg installed, this would be an outage, not a set-up error.
   postgres: () => postgresStorage({ connectionString: 'postgres://app:secret@127.0.0.1:1/app' }),
+  pglite: () => pgliteStorage(),
 };
 const seen = {};
 for (const [name, make] of Object.entries(drivers)) {
@@ -60,5 +62,7 @@ console.log(JSON.stringify(seen));
     expect(seen.postgres).toMatchObject({ configuration: true, path: 'pg' });
     expect(seen.postgres!.code).toBeUndefined();
     expect(seen.postgres!.message).toContain('run `npm install pg`');
+    expect(seen.pglite).toMatchObject({ configuration: true, path: '@electric-sql/pglite' });
+    expect(seen.pglite!.message).toContain('run `npm install @electric-sql/pglite`');
   }, 300_000);
 });

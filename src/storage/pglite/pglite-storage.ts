@@ -9,6 +9,7 @@
 import { Kysely } from 'kysely';
 import { ConfigurationError } from '../../errors.ts';
 import { DEFAULT_PGLITE_TRANSACTION_WAIT_MS } from '../../limits.ts';
+import { loadOptionalPeer } from '../optional-peer.ts';
 import { postgresDialect } from '../postgres/postgres-dialect.ts';
 import { createSqlStorage, type SqlSchema } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
@@ -53,7 +54,7 @@ async function open(dataDir: string): Promise<PgliteLike> {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(dataDir, { recursive: true });
   }
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite } = await loadOptionalPeer('@electric-sql/pglite', 'pgliteStorage()', () => import('@electric-sql/pglite'));
   return new PGlite(dataDir) as unknown as PgliteLike;
 }
 
