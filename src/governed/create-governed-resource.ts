@@ -22,6 +22,8 @@ import type { GovernedLogger } from './metrics.ts';
 import { createGovernedService, serviceContextOf } from './service.ts';
 import { entityOf } from './service-context.ts';
 import type { EntityOption, GovernedService, GovernedServiceOptions } from './service-types.ts';
+import { governedResourceOptionsSchema } from './options-schema.ts';
+import { parseOptions } from '../validation/strict-options.ts';
 
 /** Options shared by every resource of an API (see `createGovernedApi`). */
 export interface GovernedHttpOptions extends ClientIpOptions {
@@ -184,7 +186,8 @@ function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
 /**
  * Mounts one governed entity: REST routes by scope under `/v1` (docs/governed-conventions.md Area B), JWT auth,
  * optimistic concurrency, soft delete, audit, rollback, rate limiting. Throws a
- * {@link ConfigurationError} on a bad entity document or option.
+ * {@link ConfigurationError} on a bad entity document or option, a misspelt option name included
+ * (one strict schema, the path and the closest known name in the message).
  *
  * @example
  * const customers = createGovernedResource({ entity: defineEntity(customerDoc), storage, auth: { secret } });
@@ -193,6 +196,7 @@ function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
  * const response = await customers(request); // or customers.match(request) → undefined when not its path
  */
 export function createGovernedResource<T extends EntityTypes = GeneralEntityTypes>(options: GovernedResourceOptions<T>): GovernedResource<T> {
+  parseOptions(governedResourceOptionsSchema, options);
   // The service is built from the checked entity, so its answers have the types the document declares.
   return buildGovernedResource(options as GovernedResourceOptions, pipelineOf(options, {}, options.storage)).resource as unknown as GovernedResource<T>;
 }

@@ -4,15 +4,22 @@
  * included), a fetch-like call helper, and the audit trail as readable lines.
  *
  * @example
+ * const t = await createTestApi({ ...appOptions, resources: { tasks: Task } }); // the app's own createGovernedApi options
+ * const { data } = await t.as({ roles: ['editor'] }).tasks.create({ title: 'Write tests' }); // typed from Task
+ * @example
  * const t = await createTestApi({ entities: [taskDocument] });
  * const created = await t.fetch(t.path('tasks'), { method: 'POST', as: { roles: ['editor'] }, json: { title: 'Write tests' } });
  * expect(created.status).toBe(201);
  * expect(await t.auditTrail((await created.json()).data.id)).toEqual(['entity.created v1 by user 00000000-0000-4000-8000-00000000000a']);
  */
-import { createGovernedApi, type GovernedApi, type GovernedApiResource } from '../governed/http/api.ts';
+import { ConfigurationError } from '../errors.ts';
+import type { GovernedApiResources, GovernedResourcesOf } from '../governed/api-resources.ts';
+import type { GovernedResource } from '../governed/create-governed-resource.ts';
+import { createGovernedApi, type GovernedApi, type GovernedApiOptions } from '../governed/http/api.ts';
 import { signDevToken } from '../governed/auth/dev-token.ts';
 import { memoryStorage } from '../storage/memory/index.ts';
 import type { AuditRecord, StorageDriver } from '../storage/types.ts';
+import { testClient, type TestClient } from './test-client.ts';
 
 /** The ids a test API uses unless told otherwise (fixed, so failures read the same every run). */
 export const TEST_IDS = {
@@ -41,16 +48,32 @@ export interface TestActor {
   workspaceId?: string;
 }
 
-/** Options of {@link createTestApi}. */
-export interface TestApiOptions {
-  /**
-   * The app's entity documents (or `{ entity, … }` resource options), as given to
-   * `createGovernedApi`. Loosely typed so a document imported from JSON fits as it is; each is
-   * checked at run time (a bad one throws a `ConfigurationError` naming it).
-   */
-  entities: readonly unknown[];
-  /** Storage to use. @default memoryStorage() */
-  storage?: StorageDriver;
+/**
+ * Options of {@link createTestApi}: the app's own `createGovernedApi` options (resources, hooks,
+ * onEvent, rateLimit, …; `storage` optional, `auth` made by the test API), or the older
+ * `entities` list, plus the ids the test uses.
+ */
+export type TestApiOptions<R extends GovernedApiResources = GovernedApiResources> = TestIdOptions &
+  Partial<Omit<GovernedApiOptions<R>, 'auth' | 'resources'>> &
+  (
+    | {
+        /** The app's `resources`, as given to `createGovernedApi` (an object keyed by path name types the client). */
+        resources: R;
+        entities?: never;
+      }
+    | {
+        /**
+         * The app's entity documents (or `{ entity, … }` resource options), loosely typed so a
+         * document imported from JSON fits as it is; each is checked at run time (a bad one throws
+         * a `ConfigurationError` naming it). The same as `resources` given as a list.
+         */
+        entities: readonly unknown[];
+        resources?: never;
+      }
+  );
+
+/** The ids of a test API. */
+export interface TestIdOptions {
   /** Tenant of every actor. @default TEST_IDS.tenant */
   tenantId?: string;
   /** Workspace of `path()` and of actors' `roles`. @default TEST_IDS.workspace */
@@ -67,10 +90,10 @@ export interface TestRequestInit extends RequestInit {
   json?: unknown;
 }
 
-/** What {@link createTestApi} resolves. */
-export interface TestApi {
+/** What {@link createTestApi} resolves; `Resources` is the API's `resources` map (typed by an object-form `resources`). */
+export interface TestApi<Resources = GovernedResourcesOf<GovernedApiResources>> {
   /** The governed API under test (a Fetch handler; mount it or call it). */
-  api: GovernedApi;
+  api: GovernedApi<Resources>;
   /** Its storage. */
   storage: StorageDriver;
   /** The ids in use. */
@@ -79,6 +102,11 @@ export interface TestApi {
   token(actor?: TestActor): Promise<string>;
   /** The collection path of a resource (`tasks`), or an item path with `id`, scope ids filled in. */
   path(resourceName: string, id?: string): string;
+  /**
+   * A typed client of every resource as `actor` (a token is signed for it): `t.as(actor).tasks.create(input)`
+   * resolves `{ data, meta }`; a refusal rejects with a `CellgateError` (`status`, `code`, `details`).
+   */
+  as(actor: TestActor): TestClient<Resources>;
   /** Calls the API like `fetch` (a path or a full URL), as `init.as`. */
   fetch(input: string, init?: TestRequestInit): Promise<Response>;
   /** The audit records of one resource id, oldest first. */
@@ -93,10 +121,15 @@ export interface TestApi {
  * Builds a governed API from the app's entities on the in-memory driver (migrated), with token
  * auth on a test secret.
  */
-export async function createTestApi(options: TestApiOptions): Promise<TestApi> {
-  const storage = options.storage ?? memoryStorage();
-  const ids = { tenant: options.tenantId ?? TEST_IDS.tenant, workspace: options.workspaceId ?? TEST_IDS.workspace, cell: options.cellId ?? TEST_IDS.cell };
-  const api = createGovernedApi({ storage, auth: { secret: TEST_SECRET }, resources: options.entities as readonly GovernedApiResource[] });
+export async function createTestApi<const R extends GovernedApiResources>(options: TestApiOptions<R>): Promise<TestApi<GovernedResourcesOf<R>>> {
+  const { entities, resources, tenantId, workspaceId, cellId, ...appOptions } = options;
+  if ('auth' in appOptions) throw new ConfigurationError('auth', 'is made by createTestApi (tokens signed with its test secret, see token()); leave it out.');
+  if ((entities === undefined) === (resources === undefined))
+    throw new ConfigurationError('resources', "give the app's resources (or the older entities list), one of the two.");
+  const storage = appOptions.storage ?? memoryStorage();
+  const ids = { tenant: tenantId ?? TEST_IDS.tenant, workspace: workspaceId ?? TEST_IDS.workspace, cell: cellId ?? TEST_IDS.cell };
+  // The app's own options, checked by createGovernedApi's strict schema like in the app; only auth is the test's.
+  const api = createGovernedApi({ ...appOptions, storage, auth: { secret: TEST_SECRET }, resources: (resources ?? entities) as R });
   await api.migrate();
 
   const token = (actor: TestActor = {}) =>
@@ -111,8 +144,9 @@ export async function createTestApi(options: TestApiOptions): Promise<TestApi> {
     });
 
   const path = (resourceName: string, id?: string) => {
-    const resource = api.resources[resourceName];
-    if (!resource) throw new Error(`No resource "${resourceName}"; the API has ${Object.keys(api.resources).join(', ')}.`);
+    const all = api.resources as Readonly<Record<string, GovernedResource>>;
+    const resource = Object.hasOwn(all, resourceName) ? all[resourceName] : undefined;
+    if (!resource) throw new Error(`No resource "${resourceName}"; the API has ${Object.keys(all).join(', ')}.`);
     const collection = resource.paths.collection.replace(':workspaceId', ids.workspace).replace(':cellId', ids.cell);
     return id === undefined ? collection : `${collection}/${id}`;
   };
@@ -143,6 +177,12 @@ export async function createTestApi(options: TestApiOptions): Promise<TestApi> {
     ids,
     token,
     path,
+    as: (actor) =>
+      testClient(Object.keys(api.resources as object), {
+        path,
+        call: (input, method, json, headers) =>
+          call(input, { method, as: actor, ...(json === undefined ? {} : { json }), ...(headers === undefined ? {} : { headers }) }),
+      }),
     fetch: call,
     audit,
     auditTrail: async (resourceId) =>

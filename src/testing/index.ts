@@ -19,4 +19,5 @@ export {
   type AdapterServer,
   type AdapterStartOptions,
 } from './adapter-conformance.ts';
-export { createTestApi, TEST_IDS, type TestActor, type TestApi, type TestApiOptions, type TestRequestInit } from './app-testing.ts';
+export { createTestApi, TEST_IDS, type TestActor, type TestApi, type TestApiOptions, type TestIdOptions, type TestRequestInit } from './app-testing.ts';
+export type { TestClient, TestResourceClient, TestListQuery } from './test-client.ts';

@@ -1,6 +1,6 @@
 /**
- * Type-level tests, compiled by tsc: the inferred record types of `typed-entity.fixture.ts` (its
- * `@ts-expect-error` lines must be errors), and the governed samples of docs/governed.md (the JSON-import
+ * Type-level tests, compiled by tsc: the inferred record types of `typed-entity.fixture.ts` and the
+ * typed API of `typed-api.fixture.ts` (their `@ts-expect-error` lines must be errors), and the governed samples of docs/governed.md (the JSON-import
  * mounting sample and the typed-record sample) under `strict` with moduleResolution `bundler` and
  * `nodenext`, as a user's project would compile them.
  */
@@ -34,7 +34,13 @@ function readmeFile(name: string): string {
 }
 
 /** A user's project in `dir` that imports `cellgate` (mapped to this repository's sources). */
-function project(dir: string, resolution: 'bundler' | 'nodenext', files: Record<string, string>, include: string[] = []): string {
+function project(
+  dir: string,
+  resolution: 'bundler' | 'nodenext',
+  files: Record<string, string>,
+  include: string[] = [],
+  exactOptionalPropertyTypes = false,
+): string {
   mkdirSync(join(dir, 'entities'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(dir, 'entities', 'customer.entity.json'), readFileSync(join(root, 'examples/entities/customer.entity.json')));
@@ -48,6 +54,7 @@ function project(dir: string, resolution: 'bundler' | 'nodenext', files: Record<
       moduleResolution: resolution === 'bundler' ? 'Bundler' : 'NodeNext',
       lib: ['ES2022', 'DOM', 'DOM.Iterable'],
       strict: true,
+      exactOptionalPropertyTypes,
       noEmit: true,
       skipLibCheck: true,
       resolveJsonModule: true,
@@ -55,7 +62,12 @@ function project(dir: string, resolution: 'bundler' | 'nodenext', files: Record<
       verbatimModuleSyntax: true,
       types: ['node'],
       typeRoots: [join(root, 'node_modules/@types')],
-      paths: { cellgate: [join(root, 'src/index.ts')], 'cellgate/adapters/node': [join(root, 'adapters/node/index.ts')] },
+      paths: {
+        cellgate: [join(root, 'src/index.ts')],
+        'cellgate/adapters/node': [join(root, 'adapters/node/index.ts')],
+        'cellgate/adapter-kit': [join(root, 'src/adapter-kit/index.ts')],
+        'cellgate/testing': [join(root, 'src/testing/index.ts')],
+      },
     },
     files: [...Object.keys(files).map((name) => join(dir, name)), ...include],
   };
@@ -89,6 +101,19 @@ describe('types compiled by tsc', () => {
       expect.stringMatching(/^wrong\.ts: error TS2322: Type 'number' is not assignable to type 'string'/),
     ]);
   }, 180_000);
+
+  // Issue #28: api.resources and createTestApi's client keep each resource's record type.
+  it.each(['bundler', 'nodenext'] as const)(
+    'keeps record types through createGovernedApi and createTestApi (typed-api.fixture.ts) under exactOptionalPropertyTypes, moduleResolution %s',
+    (resolution) => {
+      const output = project(join(work, `typed-api-${resolution}`), resolution, {}, [join(root, 'test/types/typed-api.fixture.ts')], true);
+      // cellgate's own sources are compiled here through `paths` (a user's project reads the built
+      // .d.ts files under skipLibCheck), so only the fixture's lines are the user's view.
+      expect(output).not.toMatch(/error TS[56]\d{3}/); // tsc read its configuration and files
+      expect(output.split('\n').filter((line) => line.includes('typed-api.fixture.ts'))).toEqual([]);
+    },
+    180_000,
+  );
 
   it('compiles the README samples with moduleResolution nodenext', () => {
     const output = project(join(work, 'nodenext'), 'nodenext', samples());

@@ -6,33 +6,31 @@
 import { ConfigurationError } from '../../errors.ts';
 import { createFetchHandler, type FetchHandler } from '../../http/handler.ts';
 import type { StorageDriver } from '../../storage/types.ts';
-import {
-  buildGovernedResource,
-  pipelineOf,
-  type GovernedHttpOptions,
-  type GovernedResource,
-  type GovernedResourceOptions,
-} from '../create-governed-resource.ts';
+import { buildGovernedResource, pipelineOf, type GovernedHttpOptions, type GovernedResource } from '../create-governed-resource.ts';
 import type { GovernedServiceOptions } from '../service-types.ts';
+import { apiResourceEntries, type GovernedApiResources, type GovernedResourcesOf, type LooseGovernedResources } from '../api-resources.ts';
+import { governedApiOptionsSchema } from '../options-schema.ts';
+import { parseOptions } from '../../validation/strict-options.ts';
 import { buildGovernedOpenApi } from '../openapi.ts';
 import { eventFeedRoutes, feedWaiterLimits, type EventFeedOptions } from '../events/feed-route.ts';
 import { historyReachPolicy } from '../history-reach.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
 
-/** One resource of an API: an entity document, or per-resource options around one. */
-export type GovernedApiResource =
-  | GovernedResourceOptions['entity']
-  | (Omit<GovernedResourceOptions, keyof GovernedHttpOptions | 'storage'> & { entity: GovernedResourceOptions['entity'] });
+export type { GovernedApiResource, GovernedApiResources, GovernedResourcesOf } from '../api-resources.ts';
 
-/** Options of {@link createGovernedApi}. */
-export interface GovernedApiOptions
+/** Options of {@link createGovernedApi}; `R` is the `resources` option as written (it types `api.resources`). */
+export interface GovernedApiOptions<R extends GovernedApiResources = GovernedApiResources>
   extends GovernedHttpOptions,
     Pick<GovernedServiceOptions, 'redaction' | 'audit' | 'metrics' | 'idempotency' | 'onEvent' | 'purgeDeletedAfterDays' | 'recordLimit'> {
   /** The storage every resource and the audit routes use. */
   storage: StorageDriver;
-  /** The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation?, recordLimit? }`. */
-  resources: readonly GovernedApiResource[];
+  /**
+   * The resources, each an entity document or `{ entity, tier?, rollback?, plans?, resourceName?, deprecation?, recordLimit? }`:
+   * a list, or an object whose keys are the path names (`{ projects: Project, tasks: Task }`),
+   * which types `api.resources.projects` with the record type of `Project`.
+   */
+  resources: R;
   /** Serve `GET /v1/audit` and `GET /v1/audit/:auditId`. @default true */
   auditRoutes?: boolean;
   /** Serve the change feed `GET /v1/events` (docs/events.md). @default true */
@@ -42,9 +40,9 @@ export interface GovernedApiOptions
 }
 
 /** The handler of {@link createGovernedApi}, with its resources by path name. */
-export interface GovernedApi extends FetchHandler {
-  /** Resources by path name (`customers`, `invoices`, …). */
-  readonly resources: Readonly<Record<string, GovernedResource>>;
+export interface GovernedApi<Resources = LooseGovernedResources> extends FetchHandler {
+  /** Resources by path name (`customers`, `invoices`, …), typed when the names are written in the code. */
+  readonly resources: Resources;
   /** Migrates the tables of every resource in one `storage.migrate(models)` call (idempotent); throws `MigrationRefusedError`, changing nothing, on drift (docs/storage.md#what-migrate-refuses). */
   migrate(): Promise<void>;
   /**
@@ -55,19 +53,21 @@ export interface GovernedApi extends FetchHandler {
   openapi(): Record<string, unknown>;
 }
 
-const isWrapped = (resource: GovernedApiResource): resource is Extract<GovernedApiResource, { entity: unknown }> =>
-  typeof resource === 'object' && resource !== null && 'entity' in resource && !('$schema' in resource);
-
 /**
  * Mounts several governed resources and the audit routes as one handler. Requests that match none
- * of them resolve `undefined` from `match`, so the host's own routes can follow.
+ * of them resolve `undefined` from `match`, so the host's own routes can follow. Options are
+ * checked by one strict schema: a misspelt one throws a {@link ConfigurationError} naming its path.
  *
  * @example
  * const api = createGovernedApi({ storage, auth: { secret }, resources: [customerDoc, { entity: invoiceDoc, rollback: false }] });
  * await api.migrate();
  * const handler = composeHandlers(createContractHandler(), api);
+ * // Typed resources: keys are the path names.
+ * const typed = createGovernedApi({ storage, auth: { secret }, resources: { projects: Project, tasks: Task } });
+ * await typed.resources.tasks.service.create(context, { title: 'Plan' });
  */
-export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
+export function createGovernedApi<const R extends GovernedApiResources>(options: GovernedApiOptions<R>): GovernedApi<GovernedResourcesOf<R>> {
+  parseOptions(governedApiOptionsSchema, options);
   // `logger` stays in `http`: the pipeline reports failures to it and each resource's service logs writes to it.
   const {
     resources: entries,
@@ -83,8 +83,6 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
     recordLimit,
     ...http
   } = options;
-  if (storage === undefined) throw new ConfigurationError('storage', 'is required, e.g. memoryStorage().');
-  if (!Array.isArray(entries) || entries.length === 0) throw new ConfigurationError('resources', 'must list at least one entity.');
   const pipeline = pipelineOf(http, {}, storage);
   const shared = {
     ...http,
@@ -99,25 +97,24 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   const resources: Record<string, GovernedResource> = {};
   const routed: RoutedResource[] = [];
   const seen = new Map<string, string>();
-  entries.forEach((entry, index) => {
-    const own = isWrapped(entry) ? entry : { entity: entry };
+  for (const { label, options: own } of apiResourceEntries(entries)) {
     let resource: GovernedResource;
     try {
       const built = buildGovernedResource({ ...shared, ...own }, pipeline);
       resource = built.resource;
       routed.push(built.routed);
     } catch (error) {
-      if (error instanceof ConfigurationError) throw new ConfigurationError(`resources.${index}.${error.path}`, error.message.slice(error.path.length + 2));
+      if (error instanceof ConfigurationError) throw new ConfigurationError(`resources.${label}.${error.path}`, error.message.slice(error.path.length + 2));
       throw error;
     }
     const clash = seen.get(resource.paths.collection);
-    if (clash !== undefined) throw new ConfigurationError(`resources.${index}`, `mounts ${resource.paths.collection}, already used by ${clash}.`);
+    if (clash !== undefined) throw new ConfigurationError(`resources.${label}`, `mounts ${resource.paths.collection}, already used by ${clash}.`);
     if (Object.hasOwn(resources, resource.resourceName)) {
-      throw new ConfigurationError(`resources.${index}.resourceName`, `"${resource.resourceName}" is already used; set a distinct resourceName.`);
+      throw new ConfigurationError(`resources.${label}.resourceName`, `"${resource.resourceName}" is already used; set a distinct resourceName.`);
     }
     seen.set(resource.paths.collection, resource.model.resourceType);
     resources[resource.resourceName] = resource;
-  });
+  }
   const handlers = Object.values(resources);
   const basePath = normalizeBasePath(http.basePath);
   let document: Record<string, unknown> | undefined;
@@ -141,7 +138,8 @@ export function createGovernedApi(options: GovernedApiOptions): GovernedApi {
   const all: typeof match =
     feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
   return Object.assign(createFetchHandler(all), {
-    resources,
+    // Built from the same entries the type reads (keys and entity types), so the cast is what it says.
+    resources: resources as GovernedResourcesOf<R>,
     openapi,
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),
   });

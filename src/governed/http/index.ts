@@ -1,5 +1,20 @@
 /** The HTTP side of governed resources: composition, hooks, deprecation, list query parsing. */
-export { createGovernedApi, type GovernedApi, type GovernedApiOptions, type GovernedApiResource } from './api.ts';
+export {
+  createGovernedApi,
+  type GovernedApi,
+  type GovernedApiOptions,
+  type GovernedApiResource,
+  type GovernedApiResources,
+  type GovernedResourcesOf,
+} from './api.ts';
+export type {
+  GovernedApiResourceOptions,
+  LooseGovernedResources,
+  NamedGovernedResources,
+  EveryResourceNamed,
+  LiteralResourceName,
+  TypesOfApiResource,
+} from '../api-resources.ts';
 export type { DeprecationOptions } from './headers.ts';
 export type { GovernedHooks } from './pipeline.ts';
 export type { ResourcePatterns } from './paths.ts';
