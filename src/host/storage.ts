@@ -40,6 +40,8 @@ export async function createStorageFromUrl(url: string | undefined = DEFAULT_DAT
       ? 'memory: (in-process; data is lost on exit)'
       : parsed.kind === 'sqlite'
         ? `sqlite ${parsed.filename}`
-        : `postgres ${maskPassword(new URL(parsed.connectionString))}`;
+        : parsed.kind === 'pglite'
+          ? `pglite ${parsed.dataDir}`
+          : `postgres ${maskPassword(new URL(parsed.connectionString))}`;
   return { storage, label };
 }

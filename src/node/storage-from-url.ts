@@ -1,10 +1,12 @@
 /**
  * `storageFromUrl`: a storage URL (what an app keeps in `DATABASE_URL`) → a storage driver:
- * `memory:`, `sqlite:<file path>` (`sqlite::memory:`), `postgres://…` / `postgresql://…`. The SQL
+ * `memory:`, `sqlite:<file path>` (`sqlite::memory:`), `postgres://…` / `postgresql://…`,
+ * `pglite:<folder>` (`pglite:memory:`). The SQL
  * drivers come from their own subpaths, loaded only when a URL asks for them, so an app installs
  * only the database package it uses (docs/storage.md#from-a-url).
  */
 import { ConfigurationError, memoryStorage, type StorageDriver } from 'cellgate';
+import type { PgliteStorageOptions } from 'cellgate/storage/pglite';
 import type { PostgresStorageOptions } from 'cellgate/storage/postgres';
 import type { SqliteStorageOptions } from 'cellgate/storage/sqlite';
 
@@ -14,12 +16,18 @@ export interface StorageFromUrlOptions {
   sqlite?: Omit<Extract<SqliteStorageOptions, { filename: string }>, 'filename'>;
   /** Options of `postgresStorage` for a `postgres://` URL (pool size, timeouts). */
   postgres?: Omit<Extract<PostgresStorageOptions, { connectionString: string }>, 'connectionString'>;
+  /** Options of `pgliteStorage` for a `pglite:` URL (the folder comes from the URL). */
+  pglite?: Pick<PgliteStorageOptions, 'transactionWaitMs'>;
 }
 
 /** What a storage URL names, checked. */
-export type StorageUrl = { kind: 'memory' } | { kind: 'sqlite'; filename: string } | { kind: 'postgres'; connectionString: string };
+export type StorageUrl =
+  | { kind: 'memory' }
+  | { kind: 'sqlite'; filename: string }
+  | { kind: 'postgres'; connectionString: string }
+  | { kind: 'pglite'; dataDir: string };
 
-const FORMS = 'memory:, sqlite:<file path>, sqlite::memory: or postgres://user:password@host:port/database';
+const FORMS = 'memory:, sqlite:<file path>, sqlite::memory:, pglite:<folder>, pglite:memory: or postgres://user:password@host:port/database';
 
 /** The URL with any password masked, for messages. */
 const masked = (value: string): string => value.replace(/:[^:@/]*@/, ':***@');
@@ -41,6 +49,11 @@ export function parseStorageUrl(url: string | undefined): StorageUrl {
     if (filename === '') throw new ConfigurationError('DATABASE_URL', `"${value}" names no file; expected ${FORMS}`);
     return { kind: 'sqlite', filename };
   }
+  if (value.startsWith('pglite:')) {
+    const folder = value.slice('pglite:'.length);
+    if (folder === '') throw new ConfigurationError('DATABASE_URL', `"${value}" names no folder; expected ${FORMS}`);
+    return { kind: 'pglite', dataDir: folder === 'memory:' ? 'memory://' : folder };
+  }
   if (/^postgres(ql)?:\/\//.test(value)) {
     if (!URL.canParse(value) || new URL(value).hostname === '') {
       throw new ConfigurationError('DATABASE_URL', `"${masked(value)}" is not a valid PostgreSQL URL; expected ${FORMS}`);
@@ -53,7 +66,7 @@ export function parseStorageUrl(url: string | undefined): StorageUrl {
 /**
  * Builds the storage driver a URL names, not yet migrated (the governed API migrates its
  * entities; `cellgate migrate` does it ahead of time). A bad URL is a {@link ConfigurationError};
- * a driver package the app has not installed (`better-sqlite3`, `pg`) is one too, on first use.
+ * a driver package the app has not installed (`better-sqlite3`, `pg`, `@electric-sql/pglite`) is one too, on first use.
  *
  * @example
  * import { createGovernedApi } from 'cellgate';
@@ -73,6 +86,10 @@ export async function storageFromUrl(url: string | undefined, options: StorageFr
     case 'postgres': {
       const { postgresStorage } = await import('cellgate/storage/postgres');
       return postgresStorage({ ...options.postgres, connectionString: parsed.connectionString });
+    }
+    case 'pglite': {
+      const { pgliteStorage } = await import('cellgate/storage/pglite');
+      return pgliteStorage({ ...options.pglite, dataDir: parsed.dataDir });
     }
   }
 }

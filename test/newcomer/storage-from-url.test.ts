@@ -66,6 +66,21 @@ describe('storageFromUrl', () => {
     expect(await read(await storageFromUrl(server.db.url.replace(/^postgres:/, 'postgresql:')), id)).toBe('Ada');
   });
 
+  it.skipIf(Boolean(driverSkip('pglite')))(
+    'pglite:<folder> opens a durable PGlite folder with the pglite options; pglite:memory: keeps it in the process',
+    async () => {
+      const url = `pglite:${join(dir, 'pglite')}`;
+      expect(parseStorageUrl(url)).toEqual({ kind: 'pglite', dataDir: join(dir, 'pglite') });
+      expect(parseStorageUrl('pglite:memory:')).toEqual({ kind: 'pglite', dataDir: 'memory://' });
+      const id = await write(await storageFromUrl(url, { pglite: { transactionWaitMs: 1000 } }));
+      expect(await read(await storageFromUrl(url), id)).toBe('Ada');
+      const inMemory = await storageFromUrl('pglite:memory:');
+      expect(inMemory.capabilities).toMatchObject({ durable: false, multiProcess: false });
+      await inMemory.close();
+      expect((await createStorageFromUrl(url)).label).toBe(`pglite ${join(dir, 'pglite')}`);
+    },
+  );
+
   it('memory: is the in-process driver', async () => {
     const storage = await storageFromUrl(' memory: ');
     expect(storage.capabilities.durable).toBe(false);
@@ -81,6 +96,7 @@ describe('storageFromUrl', () => {
     [undefined, 'DATABASE_URL: is not set; expected memory:'],
     ['  ', 'DATABASE_URL: is not set'],
     ['sqlite:', 'names no file'],
+    ['pglite:', 'names no folder'],
     ['postgres://', 'is not a valid PostgreSQL URL'],
     ['mysql://app:hunter2@db/app', 'unsupported "mysql://app:***@db/app"'],
   ])('%j is a one-line ConfigurationError naming DATABASE_URL and the forms', async (url, message) => {
