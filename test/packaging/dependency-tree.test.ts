@@ -7,10 +7,10 @@
  * peer, absent here, says what to install.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packOnce, root, run } from './pack.ts';
 
 /**
@@ -49,6 +49,10 @@ beforeAll(async () => {
   const { '': _app, ...packages } = lock.packages;
   installed = { app, output: `${stdout}\n${stderr}`, packages };
 }, 420_000);
+
+afterAll(() => {
+  if (installed) rmSync(installed.app, { recursive: true, force: true });
+});
 
 /** `node_modules/a/node_modules/@b/c` → `@b/c`. */
 const nameOf = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
