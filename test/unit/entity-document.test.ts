@@ -346,10 +346,11 @@ describe('entity definition document', () => {
       table: 'crm_invoice_v1',
       scope: 'cell-isolated',
       fields: [
-        { name: 'amount', type: 'number', nullable: false },
-        { name: 'status', type: 'string', nullable: false },
-        { name: 'due_date', type: 'string', format: 'date-time', nullable: false },
-        { name: 'notes', type: 'string', nullable: false },
+        { name: 'amount', type: 'number', nullable: false, required: true },
+        { name: 'status', type: 'string', nullable: false, required: true, enum: ['DRAFT', 'PAID'] },
+        { name: 'due_date', type: 'string', format: 'date-time', nullable: false, required: true },
+        // Optional: the judge of drift lets rows lack it (docs/decisions/B23.md).
+        { name: 'notes', type: 'string', nullable: false, required: false },
       ],
       indexedFields: ['status', 'amount', 'due_date', 'created_at', 'updated_at'],
     });
