@@ -55,23 +55,53 @@ export type CreateFieldsOf<D> = {
   -readonly [K in OptionalKeys<D> as CamelCase<K>]?: FieldValue<Fields<D>[K]> | null;
 };
 
+type DataBlockFields<D, Part extends 'sorting' | 'filtering'> = D extends {
+  readonly data: { readonly [P in Part]: { readonly allowedFields: readonly (infer F extends string)[] } };
+}
+  ? F
+  : never;
+
+/** The camelCase fields a list of the entity may sort by: its `data.sorting.allowedFields`, plus `createdAt` and `updatedAt`. */
+export type SortFieldOf<D> = CamelCase<DataBlockFields<D, 'sorting'>> | 'createdAt' | 'updatedAt';
+
+/** The camelCase fields a list of the entity may filter on: its `data.filtering.allowedFields` (none without a block). */
+export type FilterFieldOf<D> = CamelCase<DataBlockFields<D, 'filtering'>>;
+
 /**
- * What an entity carries at the type level: its record fields and its create input. The general
- * form (any field, any value) is what a document known only at run time gets; every inferred
- * form is assignable to it.
+ * What an entity carries at the type level: its record fields and its create input, and the
+ * fields its lists may sort by and filter on. The general form (any field, any value) is what a
+ * document known only at run time gets; every inferred form is assignable to it.
  */
 export interface EntityTypes {
   record: { [field: string]: unknown };
   input: { [field: string]: unknown };
+  /** `sortBy` values of a list (any string when absent). */
+  sortField?: string;
+  /** Filterable fields of a list (any string when absent). */
+  filterField?: string;
 }
+
+/** The `sortBy` values of an entity's lists (`string` for the general types). */
+export type SortFieldIn<T extends EntityTypes> = T extends { sortField: infer S extends string } ? S : string;
+
+/** The filterable fields of an entity's lists (`string` for the general types). */
+export type FilterFieldIn<T extends EntityTypes> = T extends { filterField: infer F extends string } ? F : string;
 
 /** The types of an entity known only at run time (a document loaded from JSON or YAML). */
 export type GeneralEntityTypes = EntityTypes;
 
+/**
+ * A mapped type evaluated to its members, so the editor shows `{ title: string; done: boolean | null }`
+ * on hover and in errors rather than `RecordFieldsOf<{ …the whole document… }>`.
+ */
+export type Expanded<T> = T extends infer O ? { [K in keyof O]: O[K] } : never;
+
 /** The types inferred from a document written in code. */
 export interface EntityTypesOf<D> {
-  record: RecordFieldsOf<D>;
-  input: CreateFieldsOf<D>;
+  record: Expanded<RecordFieldsOf<D>>;
+  input: Expanded<CreateFieldsOf<D>>;
+  sortField: SortFieldOf<D>;
+  filterField: FilterFieldOf<D>;
 }
 
 declare const ENTITY_TYPES: unique symbol;

@@ -2,7 +2,15 @@
  * Options and the interface of the governed service (`createGovernedService`): the domain core of
  * one governed entity, usable without HTTP.
  */
-import type { EntityDefinition, EntityDocumentShape, EntityTypes, GeneralEntityTypes, WidenedEntityDocument } from '../entity-document/index.ts';
+import type {
+  EntityDefinition,
+  EntityDocumentShape,
+  EntityTypes,
+  FilterFieldIn,
+  GeneralEntityTypes,
+  SortFieldIn,
+  WidenedEntityDocument,
+} from '../entity-document/index.ts';
 import type { EntityStorageModel, StorageDriver } from '../storage/types.ts';
 import type { EventSubscriber } from './events/emit.ts';
 import type { GovernedLogger, MetricsRegistry } from './metrics.ts';
@@ -143,7 +151,8 @@ export interface GovernedService<T extends EntityTypes = GeneralEntityTypes> {
   /** Creates a record from camelCase business fields (server-assigned fields refused). */
   create(context: GovernedContext, input: T['input'], options?: CreateOptions): Promise<RecordView<T['record']>>;
   get(context: GovernedContext, id: string, options?: GetOptions): Promise<RecordView<T['record']>>;
-  list(context: GovernedContext, params?: ListParams): Promise<ListView<T['record']>>;
+  /** A page of records; `sortBy` and filter fields typed from the entity's `data` block. */
+  list(context: GovernedContext, params?: ListParams<SortFieldIn<T>, FilterFieldIn<T>>): Promise<ListView<T['record']>>;
   /**
    * PATCH: `{ expectedVersion, ...fields }` (merge) or `{ expectedVersion, patch: [ops] }` (JSON Patch).
    * `options.ifMatch` may replace the body's `expectedVersion`.

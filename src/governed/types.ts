@@ -86,25 +86,25 @@ export interface ListView<F extends object = GeneralFields> {
 }
 
 /** One list filter in wire terms: a camelCase field, an operator, a value (strings are coerced to the field's type). */
-export interface ListFilterParam {
-  /** camelCase field name, e.g. `dueDate`. */
-  field: string;
+export interface ListFilterParam<Field extends string = string> {
+  /** camelCase field name, e.g. `dueDate` (typed from `data.filtering.allowedFields` for a `defineEntity` entity). */
+  field: Field;
   operator: FilterOperator;
   /** A scalar; for `in` an array or a comma-separated string; for `between` a pair or `"low,high"`. */
   value: unknown;
 }
 
 /** List parameters, already parsed from the query string (docs/decisions/B12.md). */
-export interface ListParams {
+export interface ListParams<SortField extends string = string, FilterField extends string = string> {
   /** 1-based. @default 1 */
   page?: number;
   /** Clamped to 100; below 1 is refused. @default 20 */
   pageSize?: number;
   /** camelCase field from `sorting.allowedFields`, `createdAt` or `updatedAt`. @default the data block's default, else createdAt */
-  sortBy?: string;
+  sortBy?: SortField;
   /** @default 'asc' (or the data block's default direction when sortBy is absent) */
   sortDir?: 'asc' | 'desc';
-  filters?: ListFilterParam[];
+  filters?: ListFilterParam<FilterField>[];
   /** Search term over `searching.fields`. */
   q?: string;
   /** Needs admin access and `<namespace>.<resource>.read`. @default false */

@@ -30,6 +30,7 @@ const Task = defineEntity({
   governance_tier: 'tier-2',
   permissions: { view: ['viewer'], edit: ['editor'], admin: ['admin'] },
   fields: { title: { type: 'string' }, project_id: { type: 'string', format: 'uuid' }, done: { type: 'boolean', optional: true } },
+  data: { sorting: { allowedFields: ['title'] }, filtering: { allowedFields: ['done', 'project_id'] } },
 });
 
 /** A named record type, as an app would declare it (what the editor shows on hover). */
@@ -55,6 +56,15 @@ export async function objectForm(): Promise<void> {
   await api.resources.tasks.service.create(context, { title: 'Plan' });
   // @ts-expect-error a resource the API does not have
   void api.resources.nope;
+  // List sortBy and filters typed from the data block (sorting/filtering allowedFields, camelCase).
+  await api.resources.tasks.service.list(context, { sortBy: 'title', filters: [{ field: 'projectId', operator: 'equals', value: project.data.id }] });
+  await api.resources.tasks.service.list(context, { sortBy: 'createdAt', sortDir: 'desc' });
+  // @ts-expect-error a sortBy outside sorting.allowedFields
+  await api.resources.tasks.service.list(context, { sortBy: 'titel' });
+  // @ts-expect-error a filter on a field outside filtering.allowedFields
+  await api.resources.tasks.service.list(context, { filters: [{ field: 'title', operator: 'equals', value: 'x' }] });
+  // @ts-expect-error an entity without a sorting block sorts by createdAt and updatedAt only
+  await api.resources.projects.service.list(context, { sortBy: 'name' });
   // @ts-expect-error one resource's field on another
   await api.resources.projects.service.update(context, created.data.id, { expectedVersion: 1, title: 'x' });
 }

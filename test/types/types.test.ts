@@ -115,6 +115,24 @@ describe('types compiled by tsc', () => {
     180_000,
   );
 
+  // What the editor shows for a record (hover, errors): its fields, not the entity document behind them.
+  it('names a record by its fields: EntityData<{ done: boolean | null; title: string; }>', () => {
+    const sample = `import { createGovernedApi, defineEntity, memoryStorage, type GovernedContext } from 'cellgate';
+const Task = defineEntity({
+  $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
+  name: 'Task', key: 'pm.task', version: '1.0.0', description: 'A task', scope: 'workspace-shared', governance_tier: 'tier-2',
+  permissions: { view: ['viewer'], edit: ['editor'], admin: ['admin'] },
+  fields: { title: { type: 'string' }, done: { type: 'boolean', optional: true } },
+});
+declare const context: GovernedContext;
+const api = createGovernedApi({ storage: memoryStorage(), auth: { secret: 'x' }, resources: { tasks: Task } });
+const created = await api.resources.tasks.service.create(context, { title: 'Plan' });
+export const shown: number = created.data;
+`;
+    const output = project(join(work, 'hover'), 'bundler', { 'hover.ts': sample });
+    expect(output).toContain("Type 'EntityData<{ done: boolean | null; title: string; }>' is not assignable to type 'number'");
+  }, 180_000);
+
   it('compiles the README samples with moduleResolution nodenext', () => {
     const output = project(join(work, 'nodenext'), 'nodenext', samples());
     expect(output).toBe('');
