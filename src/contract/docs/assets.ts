@@ -28,7 +28,16 @@ const SWAGGER_UI_FOLDER = './swagger-ui/';
 
 /** The part of Node's `fs/promises` the default loader uses. */
 interface ReadFileModule {
-  readFile(path: URL): Promise<Uint8Array>;
+  readFile(path: URL | string): Promise<Uint8Array>;
+}
+
+/** The parts of Node's `module` and `path` the fallback lookup uses. */
+interface ModuleModule {
+  createRequire(from: string): { resolve(specifier: string): string };
+}
+interface PathModule {
+  join(...parts: string[]): string;
+  dirname(path: string): string;
 }
 
 /**
@@ -41,18 +50,42 @@ function builtin<T>(name: string): T | undefined {
   return typeof runtime?.getBuiltinModule === 'function' ? (runtime.getBuiltinModule(name) as T | undefined) : undefined;
 }
 
+// This module's URL, read into a variable: bundlers that see `new URL('./x/', import.meta.url)`
+// (Turbopack, webpack) try to bundle the folder and fail the app's build when they cannot.
+const moduleUrl: string = import.meta.url;
+
+/**
+ * The installed package's copy of a file, for when a bundler (Next.js) moved this module away from
+ * its folder: `dist/swagger-ui/` of the `cellgate` that the app's working directory resolves.
+ */
+function installedCopy(file: string): string | undefined {
+  const module = builtin<ModuleModule>('node:module');
+  const path = builtin<PathModule>('node:path');
+  const cwd = (globalThis as { process?: { cwd?: () => string } }).process?.cwd?.();
+  if (!module || !path || cwd === undefined) return undefined;
+  try {
+    return path.join(path.dirname(module.createRequire(path.join(cwd, 'package.json')).resolve('cellgate/package.json')), 'dist', 'swagger-ui', file);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Reads one of the Swagger UI files shipped with cellgate on runtimes that have a file system
- * (Node, Bun, Deno); answers `undefined` (the asset is 404) on runtimes that have none, where the
- * host passes `docs.assets` instead. Only names of {@link DOCS_ASSETS} reach it.
+ * (Node, Bun, Deno): beside this module first, else the installed package's copy; answers
+ * `undefined` (the asset is 404) on runtimes that have none, where the host passes `docs.assets`
+ * instead. Only names of {@link DOCS_ASSETS} reach it.
  */
 export const readSwaggerUiFile: DocsAssetLoader = async (file) => {
   const fs = builtin<ReadFileModule>('node:fs/promises');
   if (!fs) return undefined;
-  // The folder's URL is built first and the file resolved against it at run time, so bundlers
-  // (webpack's `new URL(…, import.meta.url)` asset rule) do not try to bundle the folder.
-  const folder = new URL(SWAGGER_UI_FOLDER, import.meta.url);
-  return new Uint8Array(await fs.readFile(new URL(file, folder)));
+  try {
+    return new Uint8Array(await fs.readFile(new URL(file, new URL(SWAGGER_UI_FOLDER, moduleUrl))));
+  } catch (error) {
+    const installed = installedCopy(file);
+    if (installed === undefined) throw error;
+    return new Uint8Array(await fs.readFile(installed));
+  }
 };
 
 /** One asset ready to send. */
