@@ -30,8 +30,8 @@ the same way and throws MigrationRefusedError. Prints every action, or "up to da
 Options:
   --entity <file>      an entity definition document (YAML or JSON); repeat for several
   --dry-run            print what would be done, with the SQL, and change nothing
-  --database-url <u>   memory:, sqlite:<file>, sqlite::memory:, postgres://… (env DATABASE_URL,
-                       default sqlite:./.cellgate/dev.db)
+  --database-url <u>   memory:, sqlite:<file>, sqlite::memory:, pglite:<folder>, postgres://…
+                       (env DATABASE_URL, default sqlite:./.cellgate/dev.db)
   --config <file>      configuration file (default: cellgate.config.ts, .mts, .js or .mjs in the
                        current directory, when there is one); flags override it
   -h, --help           show this help
