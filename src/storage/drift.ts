@@ -52,11 +52,10 @@ export class MigrationRefusedError extends ConfigurationError {
   }
 
   constructor(refusals: readonly DriftRefusal[]) {
-    const lines = refusals.map((r) => `- table ${r.table}, column ${r.column}: stored ${r.stored}; the entity wants ${r.wanted}. ${r.way}`);
-    super(
-      'migrate',
-      `refused, nothing was changed: ${refusals.length === 1 ? 'a table does' : `${refusals.length} columns do`} not match the entity\n${lines.join('\n')}`,
-    );
+    // The first refusal in full on the first line: a start-up log that keeps one line still says what and where.
+    const [first, ...more] = refusals.map((r) => `table ${r.table}, column ${r.column}: stored ${r.stored}; the entity wants ${r.wanted}. ${r.way}`);
+    const others = more.length === 0 ? '' : ` (${more.length} more below)${more.map((line) => `\n- ${line}`).join('')}`;
+    super('migrate', `refused, nothing was changed: ${first}${others}`);
     this.name = 'MigrationRefusedError';
     this.refusals = refusals;
   }
