@@ -116,7 +116,9 @@ describe('memoryStorage', () => {
     const first = await storage.listAudit({ tenantId: TENANT, resourceType: model.resourceType, resourceId: 'odd', limit: 2 });
     expect(first.records.map((r) => r.id)).toEqual(['a7', 'a5']);
     const second = await storage.listAudit({ tenantId: TENANT, resourceType: model.resourceType, resourceId: 'odd', limit: 2, cursor: first.nextCursor! });
-    expect(second).toEqual({ records: [expect.objectContaining({ id: 'a3' }), expect.objectContaining({ id: 'a1' })], nextCursor: null });
+    expect(second).toMatchObject({ records: [expect.objectContaining({ id: 'a3' }), expect.objectContaining({ id: 'a1' })], nextCursor: null });
+    // A cursor per record, so a reader that stops mid-page (history pages bounded by size) resumes after the last one it served.
+    expect(second.cursors).toHaveLength(2);
     expect((await storage.listAudit({ tenantId: 'other', limit: 10 })).records).toEqual([]);
     const bad = await storage.listAudit({ tenantId: TENANT, limit: 2, cursor: 'garbage' }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(CellgateError);
