@@ -68,6 +68,22 @@ describe.skipIf(Boolean(skip))(`pglite driver${skip ? ` (skipped: ${skip})` : ''
     }
   });
 
+  it('refuses a second driver on a data folder another driver of the process holds, until that one closes', async () => {
+    const folder = join(dir, 'held');
+    const first = pgliteStorage({ dataDir: folder });
+    await first.migrate(conformanceModels);
+    const second = pgliteStorage({ dataDir: `${folder}/.` });
+    const error = await second.migrate(conformanceModels).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).path).toBe('options.dataDir');
+    expect((error as Error).message).toMatch(/in use by another pgliteStorage\(\)/);
+    await second.close();
+    await first.close();
+    const third = pgliteStorage({ dataDir: folder });
+    expect(await third.get(invoiceModel, freshScope(), crypto.randomUUID())).toBeNull();
+    await third.close();
+  });
+
   it('uses an instance it is given without closing it; in memory it says it is not durable', async () => {
     const db = await PGlite.create('memory://');
     try {

@@ -49,13 +49,34 @@ export type PgliteStorageOptions = {
     }
 );
 
-async function open(dataDir: string): Promise<PgliteLike> {
-  if (!dataDir.startsWith(IN_MEMORY)) {
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(dataDir, { recursive: true });
+/**
+ * Data folders held by this process's drivers. PGlite does not lock its folder, and a second
+ * instance on a folder in use corrupts it; within one process that mistake is refused here.
+ */
+const foldersInUse = new Set<string>();
+
+/** Opens PGlite on `dataDir`; resolves it with the folder to give back on close (none in memory). */
+async function open(dataDir: string): Promise<{ db: PgliteLike; folder?: string }> {
+  const folder = dataDir.startsWith(IN_MEMORY) ? undefined : (await import('node:path')).resolve(dataDir);
+  if (folder !== undefined) {
+    if (foldersInUse.has(folder)) {
+      throw new ConfigurationError(
+        'options.dataDir',
+        `"${dataDir}" is in use by another pgliteStorage() of this process (two PGlite instances on one folder corrupt it): close that driver first, or share one instance through options.pglite`,
+      );
+    }
+    foldersInUse.add(folder);
   }
-  const { PGlite } = await loadOptionalPeer('@electric-sql/pglite', 'pgliteStorage()', () => import('@electric-sql/pglite'));
-  return new PGlite(dataDir) as unknown as PgliteLike;
+  try {
+    if (folder !== undefined) await (await import('node:fs/promises')).mkdir(folder, { recursive: true });
+    const { PGlite } = await loadOptionalPeer('@electric-sql/pglite', 'pgliteStorage()', () => import('@electric-sql/pglite'));
+    const db = new PGlite(dataDir) as unknown as PgliteLike;
+    await db.waitReady;
+    return { db, ...(folder === undefined ? {} : { folder }) };
+  } catch (error) {
+    if (folder !== undefined) foldersInUse.delete(folder);
+    throw error;
+  }
 }
 
 /** Whether an instance keeps its data past the process (a data folder, not memory). */
@@ -92,8 +113,19 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StorageDriver
     const dataDir = 'dataDir' in options && options.dataDir !== undefined ? options.dataDir : IN_MEMORY;
     if (typeof dataDir !== 'string' || dataDir.trim() === '') throw new ConfigurationError('options.dataDir', 'must be a folder path or "memory://"');
     durable = !dataDir.startsWith(IN_MEMORY);
-    database = () => open(dataDir);
-    release = (db) => db.close();
+    let folder: string | undefined;
+    database = async () => {
+      const opened = await open(dataDir);
+      folder = opened.folder;
+      return opened.db;
+    };
+    release = async (db) => {
+      try {
+        await db.close();
+      } finally {
+        if (folder) foldersInUse.delete(folder);
+      }
+    };
   }
   return createSqlStorage({
     name: 'pglite',
