@@ -47,7 +47,19 @@ export default defineConfig({
   // Each public entry imports the others by their package name, so one copy of shared state exists
   // at run time; optional peers are resolved from the host application.
   // `vitest` is the host's own test runner when it imports `cellgate/testing`.
-  external: [/^cellgate(\/.*)?$/, /^node:/, 'pg', 'better-sqlite3', /^@electric-sql\/pglite(\/.*)?$/, 'express', 'fastify', 'hono', /^@hono\//, /^next(\/.*)?$/, /^vitest(\/.*)?$/],
+  external: [
+    /^cellgate(\/.*)?$/,
+    /^node:/,
+    'pg',
+    'better-sqlite3',
+    /^@electric-sql\/pglite(\/.*)?$/,
+    'express',
+    'fastify',
+    'hono',
+    /^@hono\//,
+    /^next(\/.*)?$/,
+    /^vitest(\/.*)?$/,
+  ],
   // The docs page's Swagger UI files (vendored with their licence) go beside the chunks that read
   // them: `src/contract/docs/assets.ts` resolves `./swagger-ui/` against its own module URL.
   onSuccess: async () => {
