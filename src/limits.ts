@@ -382,3 +382,11 @@ export const MAX_DEV_TOKEN_LIFETIME_SECONDS = 366 * 24 * 60 * 60;
  * many distinct values outside the enum (`SELECT DISTINCT … LIMIT`). Not configurable.
  */
 export const MIGRATION_SAMPLE_VALUES = 5;
+
+/**
+ * Furthest edit distance at which a governed factory's option error suggests a known name
+ * ("did you mean"). A name whose length differs from a known one by more than this is not compared,
+ * so an unknown option name costs at most (known names × (longest known name + 3)²) steps,
+ * whatever its length.
+ */
+export const OPTION_SUGGESTION_DISTANCE = 3;

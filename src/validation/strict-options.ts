@@ -7,18 +7,16 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors.ts';
 import { clipErrorText } from '../error-text.ts';
-
-/** Furthest edit distance at which a known name is still offered as "did you mean". */
-const SUGGESTION_DISTANCE = 3;
+import { OPTION_SUGGESTION_DISTANCE } from '../limits.ts';
 
 /**
  * The known name closest to `name` by edit distance (letter case ignored), or `undefined` when
- * none is within {@link SUGGESTION_DISTANCE}. Names whose lengths differ by more than that are
+ * none is within {@link OPTION_SUGGESTION_DISTANCE}. Names whose lengths differ by more than that are
  * skipped before any work, so a long unknown name costs nothing.
  */
 export function closestName(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestDistance = SUGGESTION_DISTANCE + 1;
+  let bestDistance = OPTION_SUGGESTION_DISTANCE + 1;
   const lower = name.toLowerCase();
   for (const candidate of known) {
     if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
