@@ -5,7 +5,17 @@
  * `@ts-expect-error` marks code that must NOT compile; if it ever compiles, tsc reports the unused
  * directive and the test fails.
  */
-import { createGovernedApi, defineEntity, loadEntity, memoryStorage, type EntityRecordOf, type GovernedContext } from 'cellgate';
+import {
+  composeHandlers,
+  createContractHandler,
+  createGovernedApi,
+  defineEntity,
+  loadEntity,
+  memoryStorage,
+  type EntityRecordOf,
+  type GovernedApi,
+  type GovernedContext,
+} from 'cellgate';
 import { createTestApi } from 'cellgate/testing';
 
 const Project = defineEntity({
@@ -67,6 +77,13 @@ export async function objectForm(): Promise<void> {
   await api.resources.projects.service.list(context, { sortBy: 'name' });
   // @ts-expect-error one resource's field on another
   await api.resources.projects.service.update(context, created.data.id, { expectedVersion: 1, title: 'x' });
+}
+
+/** A typed API still goes wherever a `GovernedApi` goes (composition, purge, the test kit). */
+export function assignable(): GovernedApi[] {
+  const api = createGovernedApi({ storage: memoryStorage(), auth: { secret }, resources: { tasks: Task } });
+  void composeHandlers(api, createContractHandler());
+  return [api];
 }
 
 export async function listForm(): Promise<void> {
