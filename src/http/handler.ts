@@ -64,7 +64,8 @@ export function createFetchHandler(inner: MatchFunction): FetchHandler {
     const response = await match(request);
     if (response) return response;
     const path = new URL(request.url).pathname;
-    return errorResponse(new CellgateError('NOT_FOUND', `No route matches ${request.method} ${path}.`), { request });
+    const notFound = errorResponse(new CellgateError('NOT_FOUND', `No route matches ${request.method} ${path}.`), { request });
+    return request.method === 'HEAD' ? answerFor(request, headAnswer(notFound)) : notFound;
   }) as FetchHandler;
   handler.match = match;
   return handler;

@@ -90,4 +90,11 @@ describe('HEAD on governed paths', () => {
     const head = await send(server.url, 'HEAD', `${paths.customers()}/${ids.viewer}/rollback`, { token: admin });
     expect([head.status, head.headers.get('allow'), head.text]).toEqual([405, 'POST', '']);
   });
+
+  it("answers HEAD on a path no route owns with the 404's status and headers and no body, to a caller of the handler itself", async () => {
+    const get = await setup.api(new Request('http://localhost/nothing-here'));
+    const head = await setup.api(new Request('http://localhost/nothing-here', { method: 'HEAD' }));
+    expect(get.status).toBe(404);
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([404, get.headers.get('content-type'), '']);
+  });
 });
