@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { sourceAliases } from './entries.config.ts';
 
 // Tests import the public specifiers (`cellgate`, `cellgate/adapters/express`, …); these aliases
@@ -7,10 +7,25 @@ const alias = Object.entries(sourceAliases)
   .sort(([a], [b]) => b.length - a.length)
   .map(([find, replacement]) => ({ find: new RegExp(`^${find.replace('/', '\\/')}$`), replacement }));
 
+// CI runs the suite on two Nodes (.ci/run). The second run (`CELLGATE_SECOND_NODE=1`) leaves out the
+// slowest files whose subject does not depend on the Node version: the tarball trial apps, the
+// CommonJS type checks, `next build`, and PGlite (WebAssembly, the same on every Node).
+const firstNodeOnly =
+  process.env.CELLGATE_SECOND_NODE === '1'
+    ? [
+        'test/newcomer/trial.test.ts',
+        'test/packaging/commonjs.test.ts',
+        'test/docs/next-build.test.ts',
+        'test/storage/pglite.test.ts',
+        'test/governed/pglite.test.ts',
+      ]
+    : [];
+
 export default defineConfig({
   resolve: { alias },
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...firstNodeOnly],
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
     testTimeout: 30_000,
     hookTimeout: 120_000,
