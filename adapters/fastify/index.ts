@@ -15,7 +15,7 @@
  * await app.listen({ port: 3000 });
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponse, lightResponseParts, type FetchHandler } from 'cellgate/adapter-kit';
+import { errorResponse, LIGHT_RESPONSES, lightResponseParts, type FetchHandler } from 'cellgate/adapter-kit';
 import { bufferedBody, mountedMatch, normalizeMountPath, toAbortableRequest, type NodeAdapterOptions } from 'cellgate/adapters/node';
 
 /** Options of {@link cellgatePlugin}; `prefix` is Fastify's own register option. */
@@ -54,10 +54,16 @@ function send(reply: FastifyReply, response: Response): FastifyReply {
   return reply.send(response.body);
 }
 
-/** The request to hand the core: `HEAD` is asked as `GET` so the answer carries the GET length. */
+/**
+ * The request to hand the core: `HEAD` is asked as `GET` so the answer carries the GET length. The
+ * GET keeps the light-answer mark of the Node request it stands for: a light answer's text goes to
+ * Fastify whole, which then sends its length (a real `Response`'s body may reach it as a stream,
+ * whose length it cannot know; so on Node 24).
+ */
 function asked(request: Request): Request {
   if (request.method !== 'HEAD') return request;
-  return new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal });
+  const get = new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal });
+  return Object.defineProperty(get, LIGHT_RESPONSES, { value: true });
 }
 
 /**

@@ -123,6 +123,8 @@ function writeLight(res: ServerResponse, parts: LightResponseParts, method: stri
   // list would replace the earlier ones when `res` already has headers of its own.
   if (cookies) headers.push('set-cookie', cookies);
   if (method === 'HEAD') {
+    // GET's length, without the body (RFC 9110 §9.3.2).
+    if (!hasLength) headers.push('content-length', typeof parts.body === 'string' ? Buffer.byteLength(parts.body) : parts.body.byteLength);
     res.writeHead(parts.status, headers);
     res.end();
     return;

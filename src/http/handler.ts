@@ -4,7 +4,7 @@
  * through to its own routes.
  */
 import { CellgateError } from '../errors.ts';
-import { answerFor, isLightResponse, SECURITY_HEADERS } from './light-response.ts';
+import { answerFor, isLightResponse, lightResponseParts, SECURITY_HEADERS } from './light-response.ts';
 import { errorResponse, withHeaders } from './responses.ts';
 
 /** Answers a request it owns, or resolves `undefined` so the host can handle it. */
@@ -40,12 +40,19 @@ export function withSecurityHeaders(response: Response): Response {
  * never built; any other's is cancelled (an export stream stops at once). Already bodiless: as is.
  */
 function headAnswer(response: Response): Response {
-  if (!isLightResponse(response)) {
+  const light = lightResponseParts(response);
+  if (light === undefined) {
     if (response.body === null) return response;
     void response.body.cancel().catch(() => undefined);
   }
-  return new Response(null, { status: response.status, headers: response.headers });
+  const head = new Response(null, { status: response.status, headers: response.headers });
+  // GET's length, which a light answer carries only as its text (adapters measure it when writing).
+  if (light !== undefined && !head.headers.has('content-length'))
+    head.headers.set('content-length', String(typeof light.body === 'string' ? utf8.encode(light.body).byteLength : light.body.byteLength));
+  return head;
 }
+
+const utf8 = new TextEncoder();
 
 /**
  * Wraps a match function into a {@link FetchHandler}. Every answer of both (the handler and its
