@@ -209,6 +209,15 @@ export const HISTORY_LIMIT = { default: 20, max: 100 } as const;
  */
 export const HISTORY_PAGE_MAX_LENGTH = 8 * 1024 * 1024;
 
+/**
+ * Most characters of stored records a list page (`GET …/<resource>?page=&pageSize=`) is read in at
+ * once. A page keeps every record `page` and `pageSize` select; past this bound its records are
+ * read in batches of at most this size (at least one record each) and the answer is streamed, so
+ * a reader holds about one batch, not `pageSize` × `recordLimit` (docs/decisions/B25.md). Pages
+ * whose `pageSize` × `recordLimit` stays within it are read in one query, as they always were.
+ */
+export const LIST_BATCH_MAX_LENGTH = 4 * 1024 * 1024;
+
 /** Longest history `cursor` accepted (ours are far shorter); longer ones are refused with 400. */
 export const MAX_CURSOR_LENGTH = 512;
 

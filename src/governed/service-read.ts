@@ -1,5 +1,6 @@
 /** Reads: one record by id, and a page of the collection. */
 import { authorize } from './access.ts';
+import { listPageView } from './list-stream/list-page.ts';
 import { toListQuery, type ParsedListParams } from './list-query.ts';
 import { notFound, type ServiceOperation } from './service-context.ts';
 import type { ListView, RecordView } from './types.ts';
@@ -35,6 +36,6 @@ export const listOperation: ServiceOperation<ParsedListParams, ListView> = {
       pageSize: input.pageSize,
       ...(input.count === undefined ? {} : { count: result.count ?? ('exact' as const) }),
     };
-    return { data: result.records.map((record) => ctx.codec.data(record)), meta };
+    return listPageView(result, meta, (record) => ctx.codec.data(record));
   },
 };

@@ -105,6 +105,15 @@ export interface ListQuery {
    * always count exactly.
    */
   count?: CountMethod;
+  /**
+   * Read the page in batches of at most this many characters of stored records (at least one
+   * record each; docs/decisions/B25.md): `records` is then the first batch and
+   * {@link ListResult.rest} yields the others, read only as they are pulled, so a reader holds
+   * about one batch whatever `limit` × record size is. SQL drivers count the stored text of a
+   * row's text and JSON columns plus a fixed allowance for the others. Only for reads outside a
+   * transaction. Absent: the whole page in `records`, as drivers that ignore it answer.
+   */
+  maxLength?: number;
 }
 
 /** How a list total is counted. */
@@ -116,6 +125,14 @@ export interface ListResult {
   total: number;
   /** How `total` was obtained: counted, or `planned`: counting stopped at a bound, `total` is at least that. @default 'exact' */
   count?: 'exact' | 'planned';
+  /**
+   * The records of the page after `records`, in page order, batch by batch (each within the
+   * query's `maxLength`, at least one record), when the page did not fit in one batch. The page's
+   * ids are fixed by the first read: a write between two batches can neither repeat nor drop a
+   * record of the page; each record is served as its batch reads it (a record removed from the
+   * store meanwhile is left out). Absent: `records` is the whole page.
+   */
+  rest?: AsyncIterable<StoredRecord[]>;
 }
 
 /** Audit event types (docs/governed-conventions.md#events). */

@@ -33,6 +33,9 @@ import {
 import { answer, governed, type Pipeline } from './pipeline.ts';
 import { adoptTraceId, CellgateAttributes, spanTemplate, traced, type RequestSpan, type SpanTemplate } from '../../telemetry/request-span.ts';
 import { methodNotAllowed, recordResponse } from './responses.ts';
+import type { ListPageView } from '../list-stream/list-page.ts';
+import { listResponse } from '../list-stream/list-response.ts';
+import { sizedListContext } from '../list-stream/sized-list-context.ts';
 
 /** A resource as the router serves it. */
 export interface RoutedResource {
@@ -150,6 +153,8 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
       targets: compile(entity, false, `${settings.basePath}${SCOPE_PREFIX[entity.scope]}/${resourceName}`, resourceType),
     });
   }
+  // Lists over HTTP read their page in size-bounded batches and stream it (docs/decisions/B25.md).
+  const listContexts = new Map(settings.resources.map((resource) => [resource, sizedListContext(resource.ctx)] as const));
   const audit = settings.audit === undefined ? undefined : { targets: compile({ fields: {} }, true, `${settings.basePath}/v1/audit`), ...settings.audit };
 
   /** Runs one entity-level operation. */
@@ -161,7 +166,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     raw: { workspaceId?: string; cellId?: string; id?: string },
     span?: RequestSpan,
   ) => {
-    const { ctx } = resource;
+    const ctx = compiled.operation.answer === 'list' ? listContexts.get(resource)! : resource.ctx;
     return governed(
       resource.pipeline,
       request,
@@ -178,6 +183,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
             ? head
             : { ...head, body: parseInput(operation.body, await readJsonBody(request, { limit: resource.bodyLimit }), 'body member') };
         const result = await service.run(ctx, context, scope, input);
+        if (operation.answer === 'list') return listResponse(result as ListPageView, operation.answerHeaders?.(head));
         if (operation.answer !== 'record') return jsonResponse(result, 200, operation.answerHeaders?.(head));
         const view = result as RecordView;
         span?.span.setAttribute(CellgateAttributes.version, view.data.version);

@@ -28,6 +28,7 @@ import { memoryErasureOperations } from './erasure.ts';
 import { MemoryEventStore } from './events.ts';
 import { createMemoryRetention } from './retention.ts';
 import { inScope, runListQuery } from './list.ts';
+import { pageInBatches } from './list-batches.ts';
 import { Mutex } from './mutex.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -132,6 +133,7 @@ class MemorySession implements StorageSession {
     const staged = this.staged?.records.get(model.table);
     const merged = staged === undefined || staged.size === 0 ? committed.values() : new Map([...committed, ...staged]).values();
     const { page, total } = runListQuery(merged, query);
+    if (query.maxLength !== undefined) return { ...pageInBatches(page, query.maxLength, copy), total };
     return { records: page.map(copy), total };
   }
 

@@ -20,6 +20,7 @@ import type {
 import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_COLUMNS, VERSION_TABLE } from './columns.ts';
 import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
 import { appendEvent } from './events.ts';
+import { readSizedList } from './list-batches.ts';
 import { countRows, listCondition, listOrder, scopeCondition } from './list-query.ts';
 import { reachCondition } from './history-reach.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
@@ -102,12 +103,15 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
     list(model: EntityStorageModel, query: ListQuery) {
       return mapErrors(dialect, async (): Promise<ListResult> => {
         const where = listCondition(dialect, model, query);
-        const page = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${where}
+        let read: { records: StoredRecord[]; rest?: AsyncIterable<StoredRecord[]> };
+        if (query.maxLength === undefined) {
+          const page = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${where}
           ORDER BY ${listOrder(model, query)} LIMIT ${query.limit} OFFSET ${query.offset}`.execute(db);
+          read = { records: page.rows.map((row) => decodeRecord(dialect, model, row)) };
+        } else read = await readSizedList(dialect, db, model, query, where, query.maxLength);
         const { total, count } = await countRows(db, model.table, where, query.count ?? 'exact');
-        const records = page.rows.map((row) => decodeRecord(dialect, model, row));
         // `count` is reported only to callers that chose a method, so plain results keep their shape.
-        return query.count === undefined ? { records, total } : { records, total, count };
+        return { ...read, total, ...(query.count === undefined ? {} : { count }) };
       });
     },
 

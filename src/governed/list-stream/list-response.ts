@@ -1,0 +1,64 @@
+/**
+ * The HTTP answer of a list page read in batches (docs/decisions/B25.md): the same JSON text as
+ * `JSON.stringify({ data, meta })`, written as a stream whose chunks are the page's batches, read
+ * from storage only as the client takes them. The status and headers are those of the one-piece
+ * answer, without `Content-Length` (the length is known only at the end). A failure before the
+ * first byte is an error answer as always; after it, the stream errors and the adapter or runtime
+ * cuts the connection, so the client never takes half a page for a whole one.
+ */
+import { jsonResponse, JSON_CONTENT_TYPE } from '../../http/responses.ts';
+import { SECURITY_HEADERS } from '../../http/light-response.ts';
+import type { ListPageView } from './list-page.ts';
+
+const utf8 = new TextEncoder();
+
+/** Items of a batch as they stand in the JSON array: comma-separated, each `JSON.stringify`'d. */
+function itemsText(items: readonly unknown[]): string {
+  let text = '';
+  for (let index = 0; index < items.length; index += 1) text += (index === 0 ? '' : ',') + JSON.stringify(items[index]);
+  return text;
+}
+
+/** The chunks of `JSON.stringify({ data, ...others })` with `data` the page's batches in order. */
+async function* pageText(view: ListPageView): AsyncGenerator<string> {
+  const { data, rest, ...others } = view;
+  let written = data.length > 0;
+  yield `{"data":[${itemsText(data)}`;
+  if (rest !== undefined) {
+    for await (const batch of rest) {
+      if (batch.length === 0) continue;
+      yield (written ? ',' : '') + itemsText(batch);
+      written = true;
+    }
+  }
+  // `others` holds `meta` (and whatever follows `data` in the view), in the view's key order.
+  const tail = JSON.stringify(others);
+  yield tail === '{}' ? ']}' : `],${tail.slice(1)}`;
+}
+
+/**
+ * The answer of a list page: the usual one-piece JSON answer when the page was read in one go,
+ * a streamed one with the same bytes otherwise.
+ */
+export function listResponse(view: ListPageView, headers?: Record<string, string>): Response {
+  if (view.rest === undefined) return jsonResponse(view, 200, headers);
+  const chunks = pageText(view);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(utf8.encode(next.value));
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    // Nothing is read ahead of the client: the next batch is read when the last one was taken.
+    { highWaterMark: 0 },
+  );
+  const head = new Headers(headers);
+  head.set('content-type', JSON_CONTENT_TYPE);
+  for (const [name, value] of SECURITY_HEADERS) head.set(name, value);
+  return new Response(body, { status: 200, headers: head });
+}
