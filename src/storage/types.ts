@@ -485,6 +485,12 @@ export interface StorageDriver extends StorageSession {
   /** The committed outbox: the change feed and the webhook delivery state. */
   readonly events: EventStore;
   /**
+   * The verifiable audit log (docs/verifiable-history.md): every audit record appended through a
+   * session is also a leaf of its tenant's RFC 6962 Merkle tree, in the same transaction. Absent
+   * on a driver without one (the log's HTTP routes then answer 404).
+   */
+  readonly log?: LogStore;
+  /**
    * Every audit record matching `query`, oldest first, read outside any transaction in keyset
    * pages of a bounded size: memory stays constant whatever the range, and the iteration holds no
    * lock between pages. Records appended while it runs may or may not appear. Stopping the
@@ -642,4 +648,45 @@ export interface EventStore {
   deliveryCounts(subscriptionId?: string): Promise<DeliveryCounts>;
   /** Every delivery of one event (one per subscription it matched). */
   listDeliveries(eventId: string): Promise<EventDelivery[]>;
+}
+
+/** One leaf of a tenant's verifiable log as stored, with its audit record (null when retention removed it or it is missing). */
+export interface LogLeafEntry {
+  index: number;
+  auditId: string;
+  /** The stored RFC 6962 leaf hash. */
+  hash: Uint8Array;
+  /** Salts (or, once erased, commitments) of the record's committed values (src/storage/merkle/leaf.ts). */
+  openings: Record<string, string | { c: string }>;
+  record: AuditRecord | null;
+}
+
+/** A signed checkpoint the host issued for a tenant's log. */
+export interface LogCheckpoint {
+  tenantId: string;
+  size: number;
+  /** The signed note (C2SP tlog-checkpoint). */
+  note: string;
+  createdAt: string;
+}
+
+/**
+ * The committed side of the verifiable audit log. Every read is bounded: `nodes` reads the ids it
+ * is given (O(log n) for a proof), `leaves` at most `limit` rows.
+ */
+export interface LogStore {
+  /** Leaves in the tenant's log (0 when it has none). */
+  size(tenantId: string): Promise<number>;
+  /** The stored subtree hashes among `ids` (level 0: leaf hashes); absent ones are left out. */
+  nodes(tenantId: string, ids: readonly { level: number; index: number }[]): Promise<Array<{ level: number; index: number; hash: Uint8Array }>>;
+  /** The leaf number of an audit record of the tenant, or null. */
+  leafIndex(tenantId: string, auditId: string): Promise<number | null>;
+  /** Leaves from number `from` on, ascending, at most `limit`. */
+  leaves(tenantId: string, from: number, limit: number): Promise<LogLeafEntry[]>;
+  /** Audit records the tenant has (the verifier compares it with the leaves: a record without a leaf was slipped in). */
+  auditCount(tenantId: string): Promise<number>;
+  /** Keeps a checkpoint (one per tenant and size; a second of the same size is ignored). */
+  putCheckpoint(checkpoint: LogCheckpoint): Promise<void>;
+  /** The tenant's checkpoint of the largest size, or null. */
+  latestCheckpoint(tenantId: string): Promise<LogCheckpoint | null>;
 }

@@ -32,6 +32,7 @@ import { driftConformanceCases } from './storage-conformance-drift.ts';
 import { erasureConformanceCases } from './storage-conformance-erasure.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
 import { exportConformanceCases } from './storage-conformance-export.ts';
+import { logConformanceCases } from './storage-conformance-log.ts';
 import { lifecycleConformanceCases } from './storage-conformance-lifecycle.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
 import { reachConformanceCases } from './storage-conformance-reach.ts';
@@ -104,6 +105,7 @@ export const storageConformanceSuites = [
   { name: 'service', register: (driver, options) => serviceConformanceCases(driver, options.rawAuditRows) },
   { name: 'events', register: eventConformanceCases },
   { name: 'audit-export', register: exportConformanceCases },
+  { name: 'verifiable-log', register: logConformanceCases },
   { name: 'history-reach', register: reachConformanceCases },
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'lifecycle', register: lifecycleConformanceCases },

@@ -29,6 +29,7 @@ import { MemoryEventStore } from './events.ts';
 import { createMemoryRetention } from './retention.ts';
 import { inScope, runListQuery } from './list.ts';
 import { pageInBatches } from './list-batches.ts';
+import { MemoryLog, stageLeaf, type StagedLeaf } from './log.ts';
 import { Mutex } from './mutex.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -55,6 +56,9 @@ export class Tables {
    * order on commit after the staged writes, so a throwing transaction leaves no trace.
    */
   readonly maintenance: Array<(base: Tables) => void> = [];
+  /** Leaves of the verifiable log a transaction staged (in append order); the committed log on the base tables. */
+  readonly logLeaves: StagedLeaf[] = [];
+  readonly log = new MemoryLog();
 
   constructor(committed: boolean) {
     this.auditByTime = committed ? new AuditTimeIndex(this.audit) : null;
@@ -152,6 +156,7 @@ class MemorySession implements StorageSession {
   }
 
   async appendAudit(record: AuditRecord): Promise<void> {
+    this.writable.logLeaves.push(stageLeaf(record));
     this.writable.pushAudit(copy(record));
   }
 
@@ -249,6 +254,7 @@ function commit(base: Tables, staged: Tables, events: MemoryEventStore): void {
   events.commit(staged.events);
   for (const [name, records] of staged.records) for (const [id, record] of records) base.table(name).set(id, record);
   for (const record of staged.audit) base.pushAudit(record);
+  base.log.commit(staged.logLeaves);
   for (const [key, state] of staged.versions) base.versions.set(key, state);
   for (const [key, record] of staged.idempotency) base.idempotency.set(key, record);
   for (const change of staged.maintenance) change(base);
@@ -321,6 +327,13 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     putIdempotency: (record) => transaction((session) => session.putIdempotency(record)),
     appendEvent: (event) => transaction((session) => session.appendEvent(event)),
     events,
+    log: base.log.store(
+      (tenantId, auditId) => {
+        const record = base.audit[base.auditById.get(auditId) ?? -1];
+        return record !== undefined && record.tenantId === tenantId ? copy(record) : null;
+      },
+      (tenantId) => base.audit.reduce((count, record) => (record?.tenantId === tenantId ? count + 1 : count), 0),
+    ),
     exportAudit: (query) => exportFromIndex(base.auditByTime!, query),
     sweepIdempotency: (now, limit) =>
       mutex.run(async () => {

@@ -37,6 +37,7 @@ import {
 import { eventResourceId } from './events.ts';
 import { assertModel, fnv1a, indexName } from './identifiers.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
+import { logStep } from './log-schema.ts';
 
 /** One thing `migrate` did (or, in a dry run, would do) or refused to do. */
 export interface MigrationAction {
@@ -514,6 +515,7 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     retentionStep(dialect),
     eventRecordIndexStep(dialect),
     eventPositionsStep(dialect),
+    logStep(dialect),
     ...models.map((model) => entityStep(dialect, model)),
   ];
   await dialect.withMigrationLock(db, async (tx) => {

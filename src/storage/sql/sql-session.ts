@@ -20,6 +20,7 @@ import type {
 import { AUDIT_TABLE, IDEMPOTENCY_TABLE, VERSION_COLUMNS, VERSION_TABLE } from './columns.ts';
 import { decodeAudit, decodeIdempotency, decodeRecord, encodeAudit, encodeIdempotency, encodeRecord, type EncodedRow, type Row } from './codec.ts';
 import { appendEvent } from './events.ts';
+import { appendLogLeaf } from './log-store.ts';
 import { readSizedList } from './list-batches.ts';
 import { countRows, listCondition, listOrder, scopeCondition } from './list-query.ts';
 import { reachCondition } from './history-reach.ts';
@@ -141,6 +142,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
     appendAudit(record: AuditRecord) {
       return mapErrors(dialect, async () => {
         await insertRow(db, cache, 'audit', AUDIT_TABLE, encodeAudit(dialect, record));
+        await appendLogLeaf(dialect, db, record);
       });
     },
 

@@ -14,6 +14,7 @@ import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { createSqlErasureOperations } from './erasure.ts';
 import { appendEvent, createSqlEventStore } from './events.ts';
 import { inMaintenance } from './maintenance.ts';
+import { createSqlLogStore } from './log-store.ts';
 import { exportAudit } from './audit-export.ts';
 import { createSqlRetention } from './retention.ts';
 import { mapErrors, toStorageError } from './sql-errors.ts';
@@ -112,6 +113,7 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     events: createSqlEventStore(dialect, db),
+    log: createSqlLogStore(dialect, db),
     exportAudit: (query) => exportAudit(dialect, db, query, retryBusyReads),
     vacuum: (models, mode) => mapErrors(dialect, () => vacuum(dialect, db, models, mode)),
     // Outside a transaction the order lock must still cover the insert: give it one of its own.
