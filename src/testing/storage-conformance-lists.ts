@@ -7,6 +7,7 @@ import { beforeAll, expect } from 'vitest';
 import { describe, it } from './storage-conformance-select.ts';
 import type { ListQuery, RecordScope, StorageDriver, StoredRecord } from '../storage/types.ts';
 import { freshScope, invoiceFields, invoiceModel, newRecord, nextVersion, seed } from './storage-conformance-fixtures.ts';
+import { listBatchConformanceCases } from './storage-conformance-list-batches.ts';
 
 type Current = () => StorageDriver;
 
@@ -36,6 +37,7 @@ function fixtures(scope: RecordScope): StoredRecord[] {
 
 /** List cases, registered inside the suite's describe. */
 export function listConformanceCases(driver: Current): void {
+  listBatchConformanceCases(driver);
   describe('lists', () => {
     const scope = freshScope();
     let records: StoredRecord[] = [];
