@@ -159,6 +159,33 @@ export function governedCases(current: Current): void {
       expect([200, 204]).toContain(deleted.status);
       expect((await send('GET', `/${id}`)).status).toBe(404);
     });
+
+    it('carries a list page read in batches and streamed: the bytes of the bare handler, and HEAD without a body', async () => {
+      const { url, governed } = current();
+      // Ten notes of 500,000 characters: a page of about 5 MB, past one batch (LIST_BATCH_MAX_LENGTH).
+      for (let index = 0; index < 10; index += 1) {
+        const created = await fetch(`${url}${governed.collection}`, {
+          method: 'POST',
+          headers: { ...governed.auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: `batched ${index}`, body: `${index}ü`.repeat(250_000) }),
+        });
+        expect(created.status).toBe(201);
+      }
+      const path = `${governed.collection}?pageSize=100&sortBy=createdAt`;
+      const headers = { ...governed.auth, 'x-correlation-id': '0a000000-0000-4000-8000-0000000000aa' };
+      const viaAdapter = await fetch(`${url}${path}`, { headers });
+      const bare = await governed.handler(new Request(`http://127.0.0.1${path}`, { headers }));
+      expect(viaAdapter.status).toBe(200);
+      expect(bare.headers.get('content-length')).toBeNull();
+      const bytes = Buffer.from(await viaAdapter.arrayBuffer());
+      expect(bytes.equals(Buffer.from(await bare.arrayBuffer()))).toBe(true);
+      expect(viaAdapter.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(viaAdapter.headers.get('cache-control')).toBe('no-store');
+      const head = await fetch(`${url}${path}`, { method: 'HEAD', headers });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect((await head.arrayBuffer()).byteLength).toBe(0);
+    });
   });
 }
 
@@ -254,6 +281,13 @@ export function transportCases(current: Current, skips: AdapterConformanceSkips)
       let text = new TextDecoder().decode(first.value);
       for (let next = await reader.read(); !next.done; next = await reader.read()) text += new TextDecoder().decode(next.value);
       expect(text).toBe('chunk-0;chunk-1;chunk-2;chunk-3;');
+    });
+
+    it('cuts the connection when a streamed answer fails half-way, so no truncated body looks complete', async () => {
+      const response = await fetch(`${current().url}/__probe/broken`);
+      expect(response.status).toBe(200);
+      await expect(response.arrayBuffer()).rejects.toThrow();
+      expect((await fetch(`${current().url}/health`)).status).toBe(200);
     });
 
     it('streams a large body completely (backpressure keeps every byte)', async () => {

@@ -1,7 +1,8 @@
 /**
  * The probe routes the adapter conformance suite mounts next to the real handlers: each isolates
  * one conversion duty (echo of what arrived, a body read by the core's reader, several cookies, a
- * held stream, a request that waits for its client to go away, a handler that fails).
+ * held stream, a stream that fails half-way, a request that waits for its client to go away, a
+ * handler that fails).
  */
 import { createFetchHandler, type FetchHandler } from '../http/handler.ts';
 import { readTextBody } from '../http/body.ts';
@@ -91,6 +92,23 @@ export function createProbe(): Probe {
           },
         }),
         { headers: { 'content-type': 'application/octet-stream' } },
+      );
+    },
+    broken: () => {
+      // A streamed answer whose source fails after its first chunk (a database lost mid-list).
+      let sent = false;
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            if (sent) {
+              await new Promise((resolve) => setTimeout(resolve, 10));
+              throw new Error('probe stream failure');
+            }
+            sent = true;
+            controller.enqueue(encoder.encode('{"data":['));
+          },
+        }),
+        { headers: { 'content-type': 'application/json; charset=utf-8' } },
       );
     },
     wait: (request) =>
