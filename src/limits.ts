@@ -399,3 +399,27 @@ export const MIGRATION_SAMPLE_VALUES = 5;
  * whatever its length.
  */
 export const OPTION_SUGGESTION_DISTANCE = 3;
+
+/**
+ * Most records one delete may change through `on_delete: cascade` and `set_null` references
+ * (docs/entities.md#relations, docs/decisions/B30.md), counted over the whole cascade (nested ones
+ * included). Past it the delete is refused with 409 `REFERENCED` before anything is written, so a
+ * delete never does unbounded work in one transaction. Below `MAX_CHANGE_SET_WRITES`, so a cascade
+ * also fits a change set that already holds a few writes. Not configurable.
+ */
+export const MAX_CASCADE_RECORDS = 250;
+
+/** Most referencing records a refused (`restrict`) delete counts for its 409 `REFERENCED` answer; `details.more` says there are more. */
+export const REFERENCED_COUNT_LIMIT = 100;
+
+/**
+ * Verifiable log (docs/verifiable-history.md): a checkpoint is signed after a tenant's write once
+ * this many leaves were added since its last one (`log.everyLeaves`)…
+ */
+export const CHECKPOINT_EVERY_LEAVES = 1000;
+
+/** …or once this many seconds passed since it (`log.everySeconds`). */
+export const CHECKPOINT_EVERY_SECONDS = 60;
+
+/** Leaves the verifier reads per storage round trip (`verifyLog`, `cellgate verify`): memory stays bounded whatever the log's size. */
+export const VERIFY_LOG_BATCH = 5000;

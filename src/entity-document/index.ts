@@ -10,6 +10,7 @@ import { toValidationIssues } from './issues.ts';
 import { documentBoundsIssue, validationResult } from '../validation/bounds.ts';
 import { installIssueBudget, issueBudget } from '../validation/issue-budget.ts';
 import { checkEntityRules } from './rules.ts';
+import { referenceFieldNames } from './references.ts';
 import type { EntityDefinition, EntityDocumentShape, EntityTypesOf, WidenedEntityDocument } from './record-type.ts';
 import { EntityDocumentSchema, type EntityDefinitionDocument } from './schema.ts';
 
@@ -17,6 +18,7 @@ export * from './schema.ts';
 export type * from './record-type.ts';
 export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 export { operatorsFor } from './rules.ts';
+export { filteringOf, referenceFieldNames, type Filtering } from './references.ts';
 export { camelToSnake, pluralize, resourcePathName, snakeToCamel } from './naming.ts';
 
 installIssueBudget(EntityDocumentSchema);
@@ -127,6 +129,12 @@ export function entityReference(document: Pick<EntityDefinitionDocument, 'key' |
   return `${domain}.${document.name}@v${majorVersion(document)}`;
 }
 
+/** `referenceFields` of the storage model: the business fields that declare `references` (none: absent, so older models keep their shape). */
+function referenceFieldsOf(document: EntityDefinitionDocument): { referenceFields?: string[] } {
+  const names = referenceFieldNames(document);
+  return names.length === 0 ? {} : { referenceFields: names };
+}
+
 /**
  * The storage model a driver receives: `crm.Invoice@v1` in table `crm_invoice_v1`, business fields
  * in document order, indexed fields from the data block plus `created_at` and `updated_at`.
@@ -153,5 +161,6 @@ export function toStorageModel(document: EntityDefinitionDocument): EntityStorag
     scope: document.scope,
     fields,
     indexedFields: [...indexed].filter((name) => name !== 'id'),
+    ...referenceFieldsOf(document),
   };
 }

@@ -64,8 +64,11 @@ type DataBlockFields<D, Part extends 'sorting' | 'filtering'> = D extends {
 /** The camelCase fields a list of the entity may sort by: its `data.sorting.allowedFields`, plus `createdAt` and `updatedAt`. */
 export type SortFieldOf<D> = CamelCase<DataBlockFields<D, 'sorting'>> | 'createdAt' | 'updatedAt';
 
-/** The camelCase fields a list of the entity may filter on: its `data.filtering.allowedFields` (none without a block). */
-export type FilterFieldOf<D> = CamelCase<DataBlockFields<D, 'filtering'>>;
+/** Business fields that declare `references`: filterable without a data block entry (docs/entities.md#relations). */
+type ReferenceKeys<D> = { [K in BusinessKeys<D>]: Fields<D>[K] extends { readonly references: object } ? K : never }[BusinessKeys<D>];
+
+/** The camelCase fields a list of the entity may filter on: its `data.filtering.allowedFields` and its reference fields (none without either). */
+export type FilterFieldOf<D> = CamelCase<DataBlockFields<D, 'filtering'> | ReferenceKeys<D>>;
 
 /**
  * What an entity carries at the type level: its record fields and its create input, and the

@@ -29,6 +29,13 @@ function checkField(name: string, field: FieldDescriptor, issues: ValidationIssu
     if (field.type !== 'string') issues.push({ field: `${at}.enum`, message: 'enum is only allowed on type "string"' });
     if (new Set(field.enum).size !== field.enum.length) issues.push({ field: `${at}.enum`, message: 'enum values must be unique' });
   }
+  const reference = field.references;
+  if (reference !== undefined) {
+    if (field.type !== 'string' || field.format !== 'uuid')
+      issues.push({ field: `${at}.references`, message: 'references is only allowed on type "string" with format "uuid"' });
+    if (reference.on_delete === 'set_null' && !field.nullable)
+      issues.push({ field: `${at}.references.on_delete`, message: 'set_null needs a nullable field (add "nullable": true)' });
+  }
   if (field.redact !== undefined) {
     if (field.type !== 'string') issues.push({ field: `${at}.redact`, message: 'redact is only allowed on type "string" (free text)' });
     if (field.sensitive || field.credential)
@@ -52,7 +59,7 @@ function checkBaseField(name: string, field: FieldDescriptor, scope: EntityDefin
     });
   if (field.nullable !== expected.nullable)
     issues.push({ field: `${at}.nullable`, message: `Base field ${name} must have nullable ${String(expected.nullable)}` });
-  if (field.optional || field.sensitive || field.credential || field.enum !== undefined || field.redact !== undefined) {
+  if (field.optional || field.sensitive || field.credential || field.enum !== undefined || field.redact !== undefined || field.references !== undefined) {
     issues.push({ field: at, message: `Base field ${name} takes only type, format, nullable and description` });
   }
 }

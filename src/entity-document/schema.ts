@@ -25,6 +25,28 @@ const ENTITY_KEY = /^[a-z][a-z0-9]*(_[a-z0-9]+)*\.[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 // Semver 2.0.0 (https://semver.org), pre-release and build metadata included.
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
+/** How a reference answers the delete of the record it points at (docs/decisions/B30.md). */
+export const ON_DELETE_ACTIONS = ['restrict', 'cascade', 'set_null'] as const;
+// An entity key, optionally pinned to a major: `pm.project` or `pm.project@v2`.
+const REFERENCE_TARGET = /^[a-z][a-z0-9]*(_[a-z0-9]+)*\.[a-z][a-z0-9]*(_[a-z0-9]+)*(@v(0|[1-9][0-9]{0,5}))?$/;
+
+/** What a `uuid` field points at: another entity of the same API (docs/entities.md#relations, docs/decisions/B29.md). */
+export const FieldReferenceSchema = z
+  .strictObject({
+    entity: z
+      .string()
+      .max(200, { error: 'Must be at most 200 characters' })
+      .regex(REFERENCE_TARGET, { error: 'Must be an entity key, optionally with its major (e.g. "pm.project" or "pm.project@v2")' })
+      .describe('Key of the referenced entity of the same API; `@v<major>` is required when the API serves several majors of it.'),
+    on_delete: z
+      .enum(ON_DELETE_ACTIONS)
+      .default('restrict')
+      .describe(
+        'On delete of the referenced record: `restrict` refuses it (409 REFERENCED), `cascade` soft-deletes the referencing records, `set_null` clears the field (nullable fields only).',
+      ),
+  })
+  .meta({ id: 'EntityFieldReference' });
+
 const roleList = list(z.string().min(1, { error: 'Must not be empty' })).describe('Role names (workspace-relative; tenant-wide roles count everywhere).');
 
 /**
@@ -51,6 +73,7 @@ export const FieldDescriptorSchema = z
       .boolean()
       .default(false)
       .describe('A credential or secret: never stored in audit diffs, snapshots or logs in any form (implies `sensitive`).'),
+    references: FieldReferenceSchema.optional().describe('Only on `format: "uuid"`: the field holds the id of a record of another entity.'),
   })
   .meta({ id: 'EntityFieldDescriptor' });
 
@@ -102,6 +125,10 @@ export const EntityDocumentSchema = z
 export type FieldDescriptor = z.output<typeof FieldDescriptorSchema>;
 /** A field descriptor as written (defaults optional). */
 export type FieldDescriptorInput = z.input<typeof FieldDescriptorSchema>;
+/** A field's reference, defaults applied. */
+export type FieldReference = z.output<typeof FieldReferenceSchema>;
+/** What a reference does when its target is deleted. */
+export type OnDeleteAction = (typeof ON_DELETE_ACTIONS)[number];
 /** A data block, defaults applied. */
 export type DataBlock = z.output<typeof DataBlockSchema>;
 /** An entity definition document as written. */

@@ -49,6 +49,12 @@ export interface EntityStorageModel {
   fields: StorageField[];
   /** Field names (snake_case, business or `created_at`/`updated_at`) lists filter or sort on; SQL drivers index them. */
   indexedFields: string[];
+  /**
+   * Business fields (uuid) that reference another entity's records (docs/entities.md#relations):
+   * SQL drivers index each by tenant and value among live rows, so the referrers of a record and
+   * a list filtered by the field are found without a scan. Absent: none.
+   */
+  referenceFields?: readonly string[];
 }
 
 /** The tenancy boundary of a record. `workspaceId` is null for system-global entities, `cellId` outside cells. */
@@ -276,6 +282,22 @@ export interface StorageSession {
   /** A record by id within `scope`, soft-deleted ones included; null when absent or in another scope. */
   get(model: EntityStorageModel, scope: RecordScope, id: string): Promise<StoredRecord | null>;
   list(model: EntityStorageModel, query: ListQuery): Promise<ListResult>;
+  /**
+   * Whether a live (not soft-deleted) record `id` lies in exactly `scope`, read inside the write
+   * transaction and locked until it ends (docs/decisions/B29.md). `share` (a reference check):
+   * PostgreSQL takes `FOR SHARE`, which a concurrent soft delete (an UPDATE of the row's version,
+   * so not `FOR KEY SHARE`) waits for. `update` (a delete about to look for referrers): `FOR NO KEY
+   * UPDATE`, which waits for, and then blocks, every `share` lock, so referrers written before it
+   * are seen and none can be written after. SQLite's write lock and the memory driver's mutex
+   * already serialise writers.
+   */
+  lockLive(model: EntityStorageModel, scope: RecordScope, id: string, mode?: 'share' | 'update'): Promise<boolean>;
+  /**
+   * Live records of `model` whose reference field `field` holds `id`, within `within` (its tenant,
+   * and its workspace and cell where they are not null: a null one means any), ascending by id, at
+   * most `limit`. Served by the reference index of the field.
+   */
+  listReferrers(model: EntityStorageModel, field: string, within: RecordScope, id: string, limit: number): Promise<StoredRecord[]>;
   insert(model: EntityStorageModel, record: StoredRecord): Promise<void>;
   /**
    * Replaces the record whose id, scope and current version equal `record`'s id, scope and

@@ -27,7 +27,7 @@ import { createMemoryDriftJudge } from './drift.ts';
 import { memoryErasureOperations } from './erasure.ts';
 import { MemoryEventStore } from './events.ts';
 import { createMemoryRetention } from './retention.ts';
-import { inScope, runListQuery } from './list.ts';
+import { inScope, referrersIn, runListQuery } from './list.ts';
 import { pageInBatches } from './list-batches.ts';
 import { MemoryLog, stageLeaf, type StagedLeaf } from './log.ts';
 import { Mutex } from './mutex.ts';
@@ -139,6 +139,19 @@ class MemorySession implements StorageSession {
     const { page, total } = runListQuery(merged, query);
     if (query.maxLength !== undefined) return { ...pageInBatches(page, query.maxLength, copy), total };
     return { records: page.map(copy), total };
+  }
+
+  // Writers are serialised by the driver's mutex, so what this reads stays true until commit.
+  async lockLive(model: EntityStorageModel, scope: RecordScope, id: string, _mode?: 'share' | 'update'): Promise<boolean> {
+    const record = this.current(model, id);
+    return record !== undefined && record.deletedAt === null && inScope(record, scope);
+  }
+
+  async listReferrers(model: EntityStorageModel, field: string, within: RecordScope, id: string, limit: number): Promise<StoredRecord[]> {
+    const committed = this.base.records.get(model.table) ?? new Map<string, StoredRecord>();
+    const staged = this.staged?.records.get(model.table);
+    const merged = staged === undefined || staged.size === 0 ? committed : new Map([...committed, ...staged]);
+    return referrersIn(merged.values(), field, within, id, limit).map(copy);
   }
 
   async insert(model: EntityStorageModel, record: StoredRecord): Promise<void> {
@@ -315,6 +328,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     },
     get: (model, scope, id) => reader.get(model, scope, id),
     list: (model, query) => reader.list(model, query),
+    lockLive: (model, scope, id, mode) => reader.lockLive(model, scope, id, mode),
+    listReferrers: (model, field, within, id, limit) => reader.listReferrers(model, field, within, id, limit),
     listAudit: (query) => reader.listAudit(query),
     getAudit: (tenantId, auditId) => reader.getAudit(tenantId, auditId),
     getVersionState: (model, scope, id, version) => reader.getVersionState(model, scope, id, version),

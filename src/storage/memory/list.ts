@@ -80,3 +80,14 @@ export function runListQuery(records: Iterable<StoredRecord>, query: ListQuery):
   selected.sort((a, b) => direction * compareValues(fieldValue(a, query.sort.field), fieldValue(b, query.sort.field)) || compareValues(a.id, b.id));
   return { page: selected.slice(query.offset, query.offset + query.limit), total: selected.length };
 }
+
+/** Live records whose `field` holds `id` within `within` (a null workspace or cell: any), ascending by id, at most `limit`. */
+export function referrersIn(records: Iterable<StoredRecord>, field: string, within: RecordScope, id: string, limit: number): StoredRecord[] {
+  const found: StoredRecord[] = [];
+  for (const record of records) {
+    if (record.deletedAt !== null || record.fields[field] !== id || record.tenantId !== within.tenantId) continue;
+    if ((within.workspaceId !== null && record.workspaceId !== within.workspaceId) || (within.cellId !== null && record.cellId !== within.cellId)) continue;
+    found.push(record);
+  }
+  return found.sort((a, b) => compareValues(a.id, b.id)).slice(0, limit);
+}

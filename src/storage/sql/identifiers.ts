@@ -56,6 +56,9 @@ export function assertModel(model: EntityStorageModel): void {
       throw new ConfigurationError(`${base}.indexedFields`, `"${name}" is neither a field nor a listable base column`);
     }
   }
+  for (const name of model.referenceFields ?? []) {
+    if (!seen.has(name)) throw new ConfigurationError(`${base}.referenceFields`, `"${name}" is not a field of the model`);
+  }
 }
 
 /**

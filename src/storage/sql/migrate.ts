@@ -396,10 +396,19 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
     ['scope_list_idx', [...scope, 'id', ...rest], undefined],
     ...model.indexedFields.map((field): [string, string[], string] => [`${field}_list_idx`, [...scope, field, 'id', ...rest], field]),
   ];
+  // A reference field's live rows by tenant and value: a delete finds the referrers of a record in
+  // any workspace or cell of its scope, and a list filtered by the field reads few rows (B29).
+  const referenceIndexes = (model.referenceFields ?? []).map((field): [string, string[]] => [`${field}_ref_idx`, ['tenant_id', field, 'id']]);
   // What the judge reads is in the checksum too: making a field required or narrowing an enum
   // runs the step (and its checks of the stored rows) again.
   const judged = model.fields.map((field) => [field.name, field.required === true, field.enum ?? null]);
-  const shape = JSON.stringify({ columns: columns.map((c) => [c.name, c.kind]), indexes, judged });
+  // Reference indexes enter the checksum only where there are some, so other tables' steps stay applied.
+  const shape = JSON.stringify({
+    columns: columns.map((c) => [c.name, c.kind]),
+    indexes,
+    judged,
+    ...(referenceIndexes.length > 0 ? { referenceIndexes } : {}),
+  });
   const table = model.table;
   return {
     name: `entity:${table}`,
@@ -491,6 +500,10 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
           `create index ${indexName(table, suffix)}`,
           createIndex(table, suffix, indexColumns, { nullsFirst: sorted, dialect, liveOnly: sorted !== undefined }),
         );
+      }
+      for (const [suffix, indexColumns] of referenceIndexes) {
+        if (existing?.indexes.has(indexName(table, suffix))) continue;
+        await act(`create index ${indexName(table, suffix)}`, createIndex(table, suffix, indexColumns, { liveOnly: true }));
       }
     },
   };

@@ -116,6 +116,33 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
       });
     },
 
+    lockLive(model, scope, id, mode = 'share') {
+      return mapErrors(dialect, async () => {
+        const lock = dialect.name === 'postgres' ? (mode === 'share' ? ' FOR SHARE' : ' FOR NO KEY UPDATE') : '';
+        const { rows } = await runCached(
+          db,
+          cache,
+          `lock-live:${model.table}:${scopeShape(scope)}:${mode}`,
+          () => sql<Row>`SELECT ${sql.ref('id')} FROM ${sql.table(model.table)}
+            WHERE ${sql.ref('id')} = ${id} AND ${scopeCondition(scope)} AND ${sql.ref('deleted_at')} IS NULL${sql.raw(lock)}`,
+          [id, ...scopeValues(scope)],
+        );
+        return rows.length > 0;
+      });
+    },
+
+    listReferrers(model, field, within, id, limit) {
+      return mapErrors(dialect, async () => {
+        referenceField(model, field);
+        const parts = [sql`${sql.ref('tenant_id')} = ${within.tenantId}`, sql`${sql.ref(field)} = ${id}`, sql`${sql.ref('deleted_at')} IS NULL`];
+        if (within.workspaceId !== null) parts.push(sql`${sql.ref('workspace_id')} = ${within.workspaceId}`);
+        if (within.cellId !== null) parts.push(sql`${sql.ref('cell_id')} = ${within.cellId}`);
+        const { rows } = await sql<Row>`SELECT * FROM ${sql.table(model.table)} WHERE ${sql.join(parts, sql` AND `)}
+          ORDER BY ${sql.ref('id')} LIMIT ${limit}`.execute(db);
+        return rows.map((row) => decodeRecord(dialect, model, row));
+      });
+    },
+
     insert(model, record) {
       return mapErrors(dialect, async () => {
         await insertRow(db, cache, `insert:${model.table}:${model.fields.length}`, model.table, encodeRecord(dialect, model, record));
@@ -236,6 +263,11 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
       return appendEvent(dialect, db, event);
     },
   };
+}
+
+/** A reference field of the model; any other name is a programming error and never reaches SQL. */
+function referenceField(model: EntityStorageModel, field: string): void {
+  if (!model.referenceFields?.includes(field)) throw new Error(`${model.table}.${field} is not a reference field`);
 }
 
 const IDEMPOTENCY_KEY_COLUMNS = ['tenant_id', 'actor_id', 'key'];
