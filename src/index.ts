@@ -57,6 +57,7 @@ export {
   type EntityDocumentInput,
   type FieldDescriptor,
   type FieldDescriptorInput,
+  type FieldPermissions,
   type DataBlock,
   type EntityDefinition,
   type EntityTypes,

@@ -15,6 +15,7 @@ import type { EntityDefinition, EntityDocumentShape, EntityTypesOf, WidenedEntit
 import { EntityDocumentSchema, type EntityDefinitionDocument } from './schema.ts';
 
 export * from './schema.ts';
+export { FieldPermissionsSchema, type FieldPermissions } from './field-permissions.ts';
 export type * from './record-type.ts';
 export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 export { operatorsFor } from './rules.ts';

@@ -4,6 +4,7 @@
  */
 import type { ValidationIssue } from '../validation/results.ts';
 import { BASE_FIELDS, forbiddenBaseFields, isBaseField } from './base-fields.ts';
+import { checkFieldPermissions } from './field-permissions.ts';
 import { SNAKE_CASE, type EntityDefinitionDocument, type EntityFilterOperator, type FieldDescriptor } from './schema.ts';
 
 // Base fields lists may filter and sort on besides business fields.
@@ -143,5 +144,6 @@ export function checkEntityRules(doc: EntityDefinitionDocument): ValidationIssue
     issues.push({ field: 'fields', message: 'Define at least one business field' });
   }
   checkDataBlock(doc, issues);
+  issues.push(...checkFieldPermissions(doc.fields));
   return issues;
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { list } from '../validation/list.ts';
+import { FieldPermissionsSchema } from './field-permissions.ts';
 
 /** Filter operators a data block may declare (docs/contract-conventions.md#standalone-entity-definition-document data block). */
 export const FILTER_OPERATORS = ['equals', 'in', 'contains', 'startsWith', 'before', 'after', 'between', 'gt', 'lt'] as const;
@@ -59,6 +60,7 @@ export const FieldDescriptorSchema = z
     type: z.enum(DOCUMENT_VALUE_TYPES).describe('JSON type of the value.'),
     format: z.enum(FIELD_FORMATS).optional().describe('String format; only on `type: "string"`. `date-time` values are normalised to ISO 8601 UTC.'),
     description: z.string().optional(),
+    permissions: FieldPermissionsSchema.optional(),
     nullable: z.boolean().default(false).describe('The value may be null.'),
     optional: z.boolean().default(false).describe('The field may be absent on create.'),
     sensitive: z.boolean().default(false).describe('Sensitive personal data: audit keeps only path and operation, never the value.'),
