@@ -393,6 +393,13 @@ export const MAX_DEV_TOKEN_LIFETIME_SECONDS = 366 * 24 * 60 * 60;
 export const MIGRATION_SAMPLE_VALUES = 5;
 
 /**
+ * Rows `migrate` fills per transaction when it backfills a required field added with a `default`
+ * (docs/evolving-entities.md): each batch is its own short transaction, so a large table is filled
+ * without one long lock, and a killed run resumes where it stopped. Not configurable.
+ */
+export const MIGRATION_BACKFILL_BATCH = 500;
+
+/**
  * Furthest edit distance at which a governed factory's option error suggests a known name
  * ("did you mean"). A name whose length differs from a known one by more than this is not compared,
  * so an unknown option name costs at most (known names × (longest known name + 3)²) steps,

@@ -16,6 +16,8 @@ import { EntityDocumentSchema, type EntityDefinitionDocument } from './schema.ts
 
 export * from './schema.ts';
 export { FieldPermissionsSchema, type FieldPermissions } from './field-permissions.ts';
+export { DEFAULT_GENERATORS, defaultValue, isDefaultGenerator, type DefaultGenerator } from './default-value.ts';
+export { FieldDefaultSchema, type FieldDefault } from './field-default.ts';
 export type * from './record-type.ts';
 export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 export { operatorsFor } from './rules.ts';
@@ -150,6 +152,7 @@ export function toStorageModel(document: EntityDefinitionDocument): EntityStorag
       nullable: field.nullable,
       required: !field.optional && !field.nullable,
       ...(field.enum === undefined ? {} : { enum: field.enum }),
+      ...(field.default === undefined ? {} : { default: field.default }),
     }));
   const indexed = new Set<string>();
   for (const name of document.data?.filtering?.allowedFields ?? []) indexed.add(name);

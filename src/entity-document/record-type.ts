@@ -57,9 +57,17 @@ export type RecordFieldsOf<D> = {
   -readonly [K in GuardedKeys<D> as CamelCase<K>]?: RecordValue<D, K>;
 };
 
-/** The input of a create: required fields required, optional ones may be left out or null. */
+/** Fields that declare a `default`: a create may leave them out (docs/evolving-entities.md). */
+type DefaultedKeys<D> = { [K in BusinessKeys<D>]: Fields<D>[K] extends { readonly default: unknown } ? K : never }[BusinessKeys<D>];
+
+/**
+ * The input of a create: required fields required, optional ones may be left out or null, fields
+ * with a `default` may be left out (they take the default).
+ */
 export type CreateFieldsOf<D> = {
-  -readonly [K in Exclude<BusinessKeys<D>, OptionalKeys<D>> as CamelCase<K>]: FieldValue<Fields<D>[K]> | NullIf<Fields<D>[K]>;
+  -readonly [K in Exclude<BusinessKeys<D>, OptionalKeys<D> | DefaultedKeys<D>> as CamelCase<K>]: FieldValue<Fields<D>[K]> | NullIf<Fields<D>[K]>;
+} & {
+  -readonly [K in Exclude<DefaultedKeys<D>, OptionalKeys<D>> as CamelCase<K>]?: FieldValue<Fields<D>[K]> | NullIf<Fields<D>[K]>;
 } & {
   -readonly [K in OptionalKeys<D> as CamelCase<K>]?: FieldValue<Fields<D>[K]> | null;
 };

@@ -4,6 +4,7 @@
  */
 import type { ValidationIssue } from '../validation/results.ts';
 import { BASE_FIELDS, forbiddenBaseFields, isBaseField } from './base-fields.ts';
+import { checkFieldDefault } from './field-default.ts';
 import { checkFieldPermissions } from './field-permissions.ts';
 import { SNAKE_CASE, type EntityDefinitionDocument, type EntityFilterOperator, type FieldDescriptor } from './schema.ts';
 
@@ -42,6 +43,7 @@ function checkField(name: string, field: FieldDescriptor, issues: ValidationIssu
     if (field.sensitive || field.credential)
       issues.push({ field: `${at}.redact`, message: 'redact does not combine with sensitive or credential (those never keep a value)' });
   }
+  checkFieldDefault(at, field, issues);
 }
 
 function checkBaseField(name: string, field: FieldDescriptor, scope: EntityDefinitionDocument['scope'], issues: ValidationIssue[]): void {
@@ -60,7 +62,15 @@ function checkBaseField(name: string, field: FieldDescriptor, scope: EntityDefin
     });
   if (field.nullable !== expected.nullable)
     issues.push({ field: `${at}.nullable`, message: `Base field ${name} must have nullable ${String(expected.nullable)}` });
-  if (field.optional || field.sensitive || field.credential || field.enum !== undefined || field.redact !== undefined || field.references !== undefined) {
+  if (
+    field.optional ||
+    field.sensitive ||
+    field.credential ||
+    field.enum !== undefined ||
+    field.redact !== undefined ||
+    field.references !== undefined ||
+    field.default !== undefined
+  ) {
     issues.push({ field: at, message: `Base field ${name} takes only type, format, nullable and description` });
   }
 }

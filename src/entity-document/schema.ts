@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { list } from '../validation/list.ts';
+import { FieldDefaultSchema } from './field-default.ts';
 import { FieldPermissionsSchema } from './field-permissions.ts';
 
 /** Filter operators a data block may declare (docs/contract-conventions.md#standalone-entity-definition-document data block). */
@@ -75,6 +76,7 @@ export const FieldDescriptorSchema = z
       .boolean()
       .default(false)
       .describe('A credential or secret: never stored in audit diffs, snapshots or logs in any form (implies `sensitive`).'),
+    default: FieldDefaultSchema.optional(),
     references: FieldReferenceSchema.optional().describe('Only on `format: "uuid"`: the field holds the id of a record of another entity.'),
   })
   .meta({ id: 'EntityFieldDescriptor' });

@@ -2,8 +2,16 @@
  * Between the wire and storage for one entity: camelCase JSON values checked and coerced against
  * the field descriptors, stored records turned into `{ data, meta }` views.
  */
-import { isBaseField, snakeToCamel, toStorageModel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
-import type { FieldIssue } from '../errors.ts';
+import {
+  defaultValue,
+  isBaseField,
+  isDefaultGenerator,
+  snakeToCamel,
+  toStorageModel,
+  type EntityDefinitionDocument,
+  type FieldDescriptor,
+} from '../entity-document/index.ts';
+import { ConfigurationError, type FieldIssue } from '../errors.ts';
 import type { StoredRecord } from '../storage/types.ts';
 import { MAX_DATE_TIME_LENGTH, MAX_EMAIL_LENGTH, MAX_INDEXED_STRING_LENGTH, MAX_JSON_DEPTH, MAX_URL_LENGTH } from '../limits.ts';
 import type { EntityData, RecordView } from './types.ts';
@@ -173,6 +181,24 @@ export function checkValue(field: FieldDescriptor, value: unknown): Checked {
   }
 }
 
+/** Checks a non-null value of a business field: its descriptor, and the cap of an indexed string. */
+export function checkBusinessValue(field: BusinessField, value: unknown): Checked {
+  return field.indexed && typeof value === 'string' && value.length > MAX_INDEXED_STRING_LENGTH
+    ? { ok: false, message: `Must be at most ${MAX_INDEXED_STRING_LENGTH} characters (the field is sortable or filterable)` }
+    : checkValue(field.descriptor, value);
+}
+
+/**
+ * A constant default must pass the same checks as a value a client sends (e-mail and URL formats,
+ * the index cap), which the entity rules cannot run: refused when the resource is created.
+ */
+function checkDefault(field: BusinessField): void {
+  const value = field.descriptor.default;
+  if (value === undefined || value === null || isDefaultGenerator(value)) return;
+  const checked = checkBusinessValue(field, value);
+  if (!checked.ok) throw new ConfigurationError(`entity.fields.${field.name}.default`, checked.message);
+}
+
 /** The codec of one entity. */
 export class EntityCodec {
   readonly fields: BusinessField[];
@@ -184,6 +210,7 @@ export class EntityCodec {
       .filter(([name]) => !isBaseField(name))
       .map(([name, descriptor]) => ({ name, camel: snakeToCamel(name), descriptor, indexed: indexed.has(name) }));
     this.byCamel = new Map(this.fields.map((field) => [field.camel, field]));
+    for (const field of this.fields) checkDefault(field);
   }
 
   /** The business field of a camelCase name. */
@@ -206,10 +233,7 @@ export class EntityCodec {
         if (field.descriptor.nullable || field.descriptor.optional) values[field.name] = null;
         else issues.push({ path: key, message: value === null ? 'Must not be null' : 'Required' });
       } else {
-        const checked =
-          field.indexed && typeof value === 'string' && value.length > MAX_INDEXED_STRING_LENGTH
-            ? { ok: false as const, message: `Must be at most ${MAX_INDEXED_STRING_LENGTH} characters (the field is sortable or filterable)` }
-            : checkValue(field.descriptor, value);
+        const checked = checkBusinessValue(field, value);
         if (checked.ok) values[field.name] = checked.value;
         else issues.push({ path: key, message: checked.message });
       }
@@ -217,7 +241,9 @@ export class EntityCodec {
     if (!partial) {
       for (const field of this.fields) {
         if (Object.hasOwn(values, field.name)) continue;
-        if (!field.descriptor.optional) {
+        // A default fills an omitted field (a generator runs per create), then is stored like a sent value.
+        if (field.descriptor.default !== undefined) values[field.name] = defaultValue(field.descriptor.default);
+        else if (!field.descriptor.optional) {
           if (!issues.some((issue) => issue.path === field.camel)) issues.push({ path: field.camel, message: 'Required' });
         } else values[field.name] = null;
       }

@@ -90,7 +90,8 @@ function entitySchemas(entity: EntityDefinitionDocument, name: string): Record<s
       type: 'object',
       additionalProperties: false,
       properties: inputProperties,
-      required: business.filter(([, descriptor]) => !descriptor.optional).map(([field]) => snakeToCamel(field)),
+      // A field with a default may be left out of a create: it takes the default.
+      required: business.filter(([, descriptor]) => !descriptor.optional && descriptor.default === undefined).map(([field]) => snakeToCamel(field)),
     },
     [`${name}Update`]: {
       description:

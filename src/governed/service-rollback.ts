@@ -5,6 +5,7 @@
 import { CellgateError } from '../errors.ts';
 import type { AuditEventType } from '../storage/types.ts';
 import { authorize } from './access.ts';
+import { restorableFields } from './rollback-shape.ts';
 import { carrierOf, checkVersion, nextState, notFound, write, written, type ServiceOperation } from './service-context.ts';
 import type { RollbackBody } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
@@ -47,7 +48,9 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       const restoring = current.deletedAt !== null;
       if (restoring) authorize(context.actor, ctx.policy, scope.workspaceId, 'restore');
       const eventType: AuditEventType = restoring ? 'entity.restored' : 'entity.rollback';
-      const after = nextState(current, context, { fields: target.fields, deletedAt: null, deletedBy: null });
+      // Read through the entity as it is now: never a value of an earlier shape the entity rejects.
+      const fields = restorableFields(ctx.codec, current, target);
+      const after = nextState(current, context, { fields, deletedAt: null, deletedBy: null });
       return {
         eventType,
         record: await write(ctx, session, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation) }),

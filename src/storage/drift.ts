@@ -78,43 +78,58 @@ export const TYPE_CHANGE_WAY = `Convert the column by hand (\`cellgate migrate -
 
 const quote = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value)).join(', ');
 
+/** The judge's verdict on one table's stored rows. */
+export interface DriftVerdict {
+  /** What `migrate` will not change by itself. */
+  refusals: DriftRefusal[];
+  /**
+   * Required fields with a `default` that some stored row lacks (a new column, or one a killed
+   * backfill left unfinished): accepted, and `migrate` fills them in bounded batches.
+   */
+  backfills: StorageField[];
+}
+
 /**
  * Judges the stored rows of `model.table` against the entity: a required field must have a value
- * in every row (a new required column over existing rows is refused), and an enum field's stored
- * values must be among the allowed ones (a narrowed enum is refused when rows hold a removed
- * value). `columns` are the columns the table has; `skip` those already refused for their type.
+ * in every row (a new required column over existing rows is refused, unless the field has a
+ * `default`: then the rows are backfilled), and an enum field's stored values must be among the
+ * allowed ones (a narrowed enum is refused when rows hold a removed value). `columns` are the
+ * columns the table has; `skip` those already refused for their type.
  */
 export async function judgeStoredRows(
   model: EntityStorageModel,
   columns: ReadonlySet<string>,
   rows: StoredRows,
   skip: ReadonlySet<string> = new Set(),
-): Promise<DriftRefusal[]> {
-  const refusals: DriftRefusal[] = [];
+): Promise<DriftVerdict> {
+  const verdict: DriftVerdict = { refusals: [], backfills: [] };
   let any: boolean | undefined;
   for (const field of model.fields) {
     if (skip.has(field.name)) continue;
     const refusal = columns.has(field.name)
       ? await judgeColumn(model.table, field, rows)
       : await judgeMissing(model.table, field, async () => (any ??= await rows.hasRows()));
-    if (refusal) refusals.push(refusal);
+    if (refusal === 'backfill') verdict.backfills.push(field);
+    else if (refusal) verdict.refusals.push(refusal);
   }
-  return refusals;
+  return verdict;
 }
 
-async function judgeMissing(table: string, field: StorageField, hasRows: () => Promise<boolean>): Promise<DriftRefusal | undefined> {
+async function judgeMissing(table: string, field: StorageField, hasRows: () => Promise<boolean>): Promise<DriftRefusal | 'backfill' | undefined> {
   if (!field.required || !(await hasRows())) return undefined;
+  if (field.default !== undefined) return 'backfill';
   return {
     table,
     column: field.name,
     stored: 'no such column, and the table holds rows',
     wanted: 'a value in every row (a required field)',
-    way: `Make "${field.name}" optional or nullable, or add the column and give every row a value by hand; then migrate again. ${REVIEW}`,
+    way: `Give "${field.name}" a default (migrate then fills the stored rows), or make it optional or nullable; then migrate again. ${REVIEW}`,
   };
 }
 
-async function judgeColumn(table: string, field: StorageField, rows: StoredRows): Promise<DriftRefusal | undefined> {
+async function judgeColumn(table: string, field: StorageField, rows: StoredRows): Promise<DriftRefusal | 'backfill' | undefined> {
   if (field.required && (await rows.hasMissing(field.name))) {
+    if (field.default !== undefined) return 'backfill';
     return {
       table,
       column: field.name,

@@ -33,7 +33,23 @@ export interface StorageField {
   required?: boolean;
   /** The values a `string` field allows; `migrate` refuses a table whose rows hold another. */
   enum?: readonly string[];
+  /**
+   * The document's `default`: a JSON constant of the field's type, or a generator
+   * `{ $generate: 'now' | 'uuid' }`. A required field with a default may be added over stored
+   * rows: `migrate` backfills them in bounded batches (docs/evolving-entities.md).
+   */
+  default?: StorageFieldDefault;
 }
+
+/** A field default at the storage seam: a JSON constant, or a generator evaluated per row. */
+export type StorageFieldDefault =
+  | { readonly $generate: 'now' | 'uuid' }
+  | string
+  | number
+  | boolean
+  | null
+  | readonly unknown[]
+  | { readonly [key: string]: unknown };
 
 /**
  * What a driver needs to know about one governed entity, derived from its entity document by the

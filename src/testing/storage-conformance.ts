@@ -30,6 +30,7 @@ import {
 } from './storage-conformance-fixtures.ts';
 import { driftConformanceCases } from './storage-conformance-drift.ts';
 import { erasureConformanceCases } from './storage-conformance-erasure.ts';
+import { evolutionConformanceCases } from './storage-conformance-evolution.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
 import { exportConformanceCases } from './storage-conformance-export.ts';
 import { logConformanceCases } from './storage-conformance-log.ts';
@@ -105,6 +106,7 @@ export const storageConformanceSuites = [
   { name: 'service', register: (driver, options) => serviceConformanceCases(driver, options.rawAuditRows) },
   { name: 'events', register: eventConformanceCases },
   { name: 'audit-export', register: exportConformanceCases },
+  { name: 'schema-evolution', register: evolutionConformanceCases },
   { name: 'verifiable-log', register: logConformanceCases },
   { name: 'history-reach', register: reachConformanceCases },
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },

@@ -4,6 +4,8 @@
  * since is refused while rows exist, and the rows are judged like SQL rows (required values,
  * enum values). A store used by one model only never meets drift (docs/decisions/B23.md).
  */
+import { defaultValue } from '../../entity-document/default-value.ts';
+import { MIGRATION_BACKFILL_BATCH } from '../../limits.ts';
 import { judgeStoredRows, refuseDrift, TYPE_CHANGE_WAY, type DriftRefusal, type StoredRows } from '../drift.ts';
 import type { EntityStorageModel, StorageField, StoredRecord } from '../types.ts';
 
@@ -26,11 +28,27 @@ function rowsOf(records: ReadonlyMap<string, StoredRecord>): StoredRows {
   };
 }
 
-/** Judges `models` against the stored records; throws `MigrationRefusedError`, else remembers the models. */
-export function createMemoryDriftJudge(records: (table: string) => ReadonlyMap<string, StoredRecord> | undefined) {
+/**
+ * Fills `field` with its default in the records that lack it, a batch at a time (the event loop
+ * turns between batches). The record is replaced, never changed in place: version states and
+ * audit records are separate copies and keep the shape they were written with.
+ */
+async function backfill(rows: Map<string, StoredRecord>, field: StorageField): Promise<void> {
+  let filled = 0;
+  for (const [id, record] of rows) {
+    const value = record.fields[field.name];
+    if (value !== null && value !== undefined) continue;
+    rows.set(id, { ...record, fields: { ...record.fields, [field.name]: defaultValue(field.default ?? null) } });
+    if (++filled % MIGRATION_BACKFILL_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** Judges `models` against the stored records; throws `MigrationRefusedError`, else backfills defaults and remembers the models. */
+export function createMemoryDriftJudge(records: (table: string) => Map<string, StoredRecord> | undefined) {
   const shapes = new Map<string, EntityStorageModel>();
   return async (models: readonly EntityStorageModel[]): Promise<void> => {
     const refusals: DriftRefusal[] = [];
+    const backfills: Array<[Map<string, StoredRecord>, StorageField]> = [];
     for (const model of models) {
       const rows = records(model.table);
       if (rows === undefined || rows.size === 0) continue;
@@ -43,9 +61,12 @@ export function createMemoryDriftJudge(records: (table: string) => ReadonlyMap<s
         refusals.push({ table: model.table, column: field.name, stored: kindOf(before), wanted: kindOf(field), way: TYPE_CHANGE_WAY });
       }
       const columns = new Set((previous ?? model).fields.map((field) => field.name));
-      refusals.push(...(await judgeStoredRows(model, columns, rowsOf(rows), mismatched)));
+      const verdict = await judgeStoredRows(model, columns, rowsOf(rows), mismatched);
+      refusals.push(...verdict.refusals);
+      for (const field of verdict.backfills) backfills.push([rows, field]);
     }
     refuseDrift(refusals);
+    for (const [rows, field] of backfills) await backfill(rows, field);
     for (const model of models) shapes.set(model.table, model);
   };
 }

@@ -318,7 +318,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     name: 'memory',
     capabilities: { durable: false, multiProcess: false, appendOnlyAuditEnforced: true },
     async migrate(models) {
-      await judgeDrift(models);
+      // Under the write lock: a backfill replaces records, which no transaction may commit over.
+      await mutex.run(() => judgeDrift(models));
       for (const model of models) base.table(model.table);
     },
     transaction,

@@ -34,6 +34,7 @@ import {
   VERSION_TABLE,
   type ColumnSpec,
 } from './columns.ts';
+import { backfillSummary, markBackfill, runBackfills } from './backfill.ts';
 import { eventResourceId } from './events.ts';
 import { assertModel, fnv1a, indexName } from './identifiers.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
@@ -401,7 +402,8 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
   const referenceIndexes = (model.referenceFields ?? []).map((field): [string, string[]] => [`${field}_ref_idx`, ['tenant_id', field, 'id']]);
   // What the judge reads is in the checksum too: making a field required or narrowing an enum
   // runs the step (and its checks of the stored rows) again.
-  const judged = model.fields.map((field) => [field.name, field.required === true, field.enum ?? null]);
+  // A default enters only where there is one, so the checksums of tables without defaults stay as they were.
+  const judged = model.fields.map((field) => [field.name, field.required === true, field.enum ?? null, ...(field.default === undefined ? [] : [true])]);
   // Reference indexes enter the checksum only where there are some, so other tables' steps stay applied.
   const shape = JSON.stringify({
     columns: columns.map((c) => [c.name, c.kind]),
@@ -492,7 +494,13 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
           if (!declared.has(name)) run?.actions.push({ table, outcome: 'kept', summary: `column ${name} is no longer in the entity; left in place`, sql: '' });
         }
         const present = new Set(existing.columns.keys());
-        for (const refusal of await judgeStoredRows(model, present, storedRows(tx, table), mismatched)) refuse(refusal);
+        const verdict = await judgeStoredRows(model, present, storedRows(tx, table), mismatched);
+        for (const refusal of verdict.refusals) refuse(refusal);
+        // Accepted: the rows are filled after this transaction commits, a batch per transaction (backfill.ts).
+        for (const field of verdict.backfills) {
+          run?.actions.push({ table, outcome: 'applied', summary: backfillSummary(field), sql: '' });
+          if (!run?.dryRun) await markBackfill(tx, table, field);
+        }
       }
       for (const [suffix, indexColumns, sorted] of indexes) {
         if (existing?.indexes.has(indexName(table, suffix))) continue;
@@ -570,3 +578,7 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     refuseDrift(refusals);
   });
 }
+  if (run?.dryRun) return;
+  for (const [column, rows] of await runBackfills(db, dialect, models)) {
+    run?.actions.push({ table: column.split('.')[0]!, outcome: 'applied', summary: `backfilled ${rows} rows of ${column} with its default`, sql: '' });
+  }
