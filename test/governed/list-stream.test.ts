@@ -145,3 +145,63 @@ for (const driver of drivers) {
     }, 120_000);
   });
 }
+
+describe('a list page that fails while it is read', () => {
+  it('answers the error envelope before the first byte, and cuts the connection after it', async () => {
+    const storage = memoryStorage();
+    let failFirst = false;
+    const failing: StorageDriver = {
+      ...storage,
+      async list(model, query) {
+        if (failFirst) throw new Error('database lost before the page');
+        const result = await storage.list(model, query);
+        const rest = result.rest;
+        if (rest === undefined) return result;
+        return {
+          ...result,
+          rest: (async function* () {
+            for await (const batch of rest) {
+              yield batch;
+              throw new Error('database lost between two batches');
+            }
+          })(),
+        };
+      },
+    };
+    const errors: unknown[] = [];
+    const api = createGovernedApi({ storage: failing, auth: { secret: SECRET }, resources: [ORDER_DOCUMENT], onError: (error) => errors.push(error) });
+    await api.migrate();
+    const server = await serve(api);
+    try {
+      const token = await mint({ sub: ids.admin, roles: ['admin'], workspaces: { [ids.ws]: ['admin'] } });
+      const orders = `${server.url}/v1/workspaces/${ids.ws}/orders`;
+      for (let index = 0; index < RECORDS; index += 1) {
+        const created = await fetch(orders, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: String(index).repeat(TITLE_LENGTH), amount: index }),
+        });
+        expect(created.status).toBe(201);
+      }
+      // After the first batch went out: the status is sent, so the only honest signal is a cut.
+      const cut = await fetch(`${orders}?pageSize=100`, { headers: { authorization: `Bearer ${token}` } });
+      expect(cut.status).toBe(200);
+      await expect(cut.arrayBuffer()).rejects.toThrow();
+      // The cause reaches the host's hook, never the client.
+      expect(errors.map((error) => (error as Error).message)).toEqual(['database lost between two batches']);
+      // Before it: the usual envelope, with nothing of the cause.
+      failFirst = true;
+      const refused = await fetch(`${orders}?pageSize=100`, { headers: { authorization: `Bearer ${token}` } });
+      expect(refused.status).toBe(500);
+      const body = (await refused.json()) as { error: string; message: string };
+      expect(body.error).toBe('INTERNAL_ERROR');
+      expect(body.message).not.toContain('database lost');
+      // The server goes on serving.
+      failFirst = false;
+      expect((await fetch(`${orders}?pageSize=2`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    } finally {
+      await server.close();
+      await storage.close();
+    }
+  }, 60_000);
+});

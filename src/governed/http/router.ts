@@ -35,6 +35,7 @@ import { adoptTraceId, CellgateAttributes, spanTemplate, traced, type RequestSpa
 import { methodNotAllowed, recordResponse } from './responses.ts';
 import type { ListPageView } from '../list-stream/list-page.ts';
 import { listResponse } from '../list-stream/list-response.ts';
+import { reportUnexpectedFailure } from '../../logging.ts';
 import { sizedListContext } from '../list-stream/sized-list-context.ts';
 
 /** A resource as the router serves it. */
@@ -183,7 +184,10 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
             ? head
             : { ...head, body: parseInput(operation.body, await readJsonBody(request, { limit: resource.bodyLimit }), 'body member') };
         const result = await service.run(ctx, context, scope, input);
-        if (operation.answer === 'list') return listResponse(result as ListPageView, operation.answerHeaders?.(head));
+        if (operation.answer === 'list')
+          return listResponse(result as ListPageView, operation.answerHeaders?.(head), (error) =>
+            reportUnexpectedFailure(error, context.meta?.requestId ?? '', request, resource.pipeline),
+          );
         if (operation.answer !== 'record') return jsonResponse(result, 200, operation.answerHeaders?.(head));
         const view = result as RecordView;
         span?.span.setAttribute(CellgateAttributes.version, view.data.version);

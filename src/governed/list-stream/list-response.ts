@@ -38,15 +38,23 @@ async function* pageText(view: ListPageView): AsyncGenerator<string> {
 
 /**
  * The answer of a list page: the usual one-piece JSON answer when the page was read in one go,
- * a streamed one with the same bytes otherwise.
+ * a streamed one with the same bytes otherwise. `onFailure` hears of a failure after the first
+ * byte (reading a later batch), which can no longer become an error answer.
  */
-export function listResponse(view: ListPageView, headers?: Record<string, string>): Response {
+export function listResponse(view: ListPageView, headers?: Record<string, string>, onFailure?: (error: unknown) => void): Response {
   if (view.rest === undefined) return jsonResponse(view, 200, headers);
   const chunks = pageText(view);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const next = await chunks.next();
+        let next: IteratorResult<string>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          // The client sees only a cut connection; the host's logs get the cause.
+          onFailure?.(error);
+          throw error;
+        }
         if (next.done) controller.close();
         else controller.enqueue(utf8.encode(next.value));
       },
