@@ -39,6 +39,7 @@ import { listConformanceCases } from './storage-conformance-lists.ts';
 import { reachConformanceCases } from './storage-conformance-reach.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
+import { timeTravelConformanceCases } from './storage-conformance-time-travel.ts';
 
 export type { RawAuditRows } from './storage-conformance-service.ts';
 
@@ -111,6 +112,7 @@ export const storageConformanceSuites = [
   { name: 'history-reach', register: reachConformanceCases },
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'lifecycle', register: lifecycleConformanceCases },
+  { name: 'time-travel', register: timeTravelConformanceCases },
   { name: 'durability', requires: ['durable'], register: durabilityCases },
   { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },
   { name: 'append-only-audit', requires: ['appendOnlyAuditEnforced'], register: appendOnlyAuditCases },
