@@ -407,23 +407,6 @@ export const MIGRATION_BACKFILL_BATCH = 500;
  */
 export const OPTION_SUGGESTION_DISTANCE = 3;
 
-
-/**
- * Time travel (docs/time-travel.md): records whose state at the instant a collection read as of
- * an instant (`GET …?asOf=`) reads per storage round trip. Memory holds one batch plus the page
- * window at a time, whatever the number of records.
- */
-export const AS_OF_LIST_BATCH = 500;
-
-/**
- * Deepest record a collection read as of an instant may page to (`(page - 1) * pageSize`): the
- * historical states are filtered and ordered in the process, which keeps the window before the
- * page in memory, so a deeper page is refused with 400 (narrow it with filters instead).
- */
-export const AS_OF_LIST_MAX_OFFSET = 10_000;
-
-/** Longest JSON Pointer `field` of `GET /v1/audit?field=` (characters); a longer one is refused with 400. */
-export const AUDIT_FIELD_PATH_MAX_LENGTH = 256;
 /**
  * Most records one delete may change through `on_delete: cascade` and `set_null` references
  * (docs/entities.md#relations, docs/decisions/B30.md), counted over the whole cascade (nested ones
@@ -447,3 +430,20 @@ export const CHECKPOINT_EVERY_SECONDS = 60;
 
 /** Leaves the verifier reads per storage round trip (`verifyLog`, `cellgate verify`): memory stays bounded whatever the log's size. */
 export const VERIFY_LOG_BATCH = 5000;
+
+/**
+ * Most record writes one change set may make (`api.transaction`, docs/entities.md): the next write
+ * is refused with 413 `PAYLOAD_TOO_LARGE` and the whole transaction rolls back, so one storage
+ * transaction never grows without end (docs/decisions/B27.md). Not configurable.
+ */
+export const MAX_CHANGE_SET_WRITES = 500;
+
+/**
+ * Longest a business rule's `validate` may take, in milliseconds (docs/decisions/B28.md): past it
+ * the write fails as an internal error (500, logged) and nothing is written, so a slow rule never
+ * holds the write's transaction and its locks longer than this. Not configurable.
+ */
+export const RULE_TIMEOUT_MS = 2_000;
+
+/** Most issues of one business-rule refusal kept in `details.fields` (the first ones); the rest are dropped. */
+export const MAX_RULE_ISSUES = 50;

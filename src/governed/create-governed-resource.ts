@@ -160,7 +160,7 @@ export function buildGovernedResource(options: GovernedResourceOptions, shared: 
 }
 
 function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): Omit<GovernedServiceOptions, 'entity'> {
-  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency, onEvent, purgeDeletedAfterDays } = options;
+  const { storage, tier, redaction, audit, rollback, plans, metrics, logger, idempotency, onEvent, purgeDeletedAfterDays, rules } = options;
   return {
     storage,
     ...(tier === undefined ? {} : { tier }),
@@ -173,6 +173,7 @@ function pickServiceOptions(options: Omit<GovernedResourceOptions, 'entity'>): O
     ...(idempotency === undefined ? {} : { idempotency }),
     ...(onEvent === undefined ? {} : { onEvent }),
     ...(purgeDeletedAfterDays === undefined ? {} : { purgeDeletedAfterDays }),
+    ...(rules === undefined ? {} : { rules }),
   };
 }
 

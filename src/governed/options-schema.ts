@@ -83,6 +83,7 @@ const ownResourceShape = {
   rollback: z.boolean().optional(),
   plans: strings.optional(),
   resourceName: z.string().optional(),
+  rules: z.strictObject({ validate: fn.optional(), afterCommit: fn.optional() }).optional(),
   deprecation: z.union([z.boolean(), z.strictObject({ sunset: z.union([z.date(), z.string()]).optional(), link: z.string().optional() })]).optional(),
 };
 
@@ -122,14 +123,4 @@ export const governedApiOptionsSchema = z.strictObject({
   auditRoutes: z.boolean().optional(),
   eventRoutes: z.boolean().optional(),
   eventFeed: z.strictObject({ maxWaiters: z.number().optional(), maxWaitersPerActor: z.number().optional() }).optional(),
-  // The verifiable log (docs/verifiable-history.md); the signer's shape is checked where it is used.
-  log: z
-    .strictObject({
-      signer: z.custom<object>((value) => typeof value === 'object' && value !== null, 'must be a signer: await noteSigner(signerKey)'),
-      origin: z.string().optional(),
-      everyLeaves: z.number().optional(),
-      everySeconds: z.number().optional(),
-      sink: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function').optional(),
-    })
-    .optional(),
 });

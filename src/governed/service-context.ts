@@ -6,17 +6,20 @@
 import { entityReference, loadEntity, resourcePathName, toStorageModel, type EntityDefinitionDocument, type EntityTypes } from '../entity-document/index.ts';
 import { CellgateError, ConfigurationError } from '../errors.ts';
 import { DEFAULT_BODY_LIMIT, RECORD_LIMIT_BODY_MULTIPLE } from '../limits.ts';
-import type { AuditEventType, EntityStorageModel, RecordScope, StorageDriver, StorageSession, StoredRecord } from '../storage/types.ts';
+import type { AuditEventType, DomainEvent, EntityStorageModel, RecordScope, StorageDriver, StorageSession, StoredRecord } from '../storage/types.ts';
 import type { AccessPolicy } from './access.ts';
 import { buildAuditRecord, TenantHasher, type AuditPolicy } from './audit/index.ts';
 import { EntityCodec } from './codec.ts';
-import { createEventPublisher, type EventPublisher } from './events/emit.ts';
+import type { WriteScope } from './change-set/write-scope.ts';
+import { createEventPublisher, eventFromAudit, reportHookFailure, type EventPublisher } from './events/emit.ts';
 import { lifecyclePolicy, type LifecyclePolicy } from './lifecycle/policy.ts';
 import { idempotencyTtl } from './idempotency.ts';
 import { defaultMetricsRegistry, governedMetrics, type GovernedLogger, type GovernedMetrics } from './metrics.ts';
 import { parseId } from './service-schemas.ts';
-import type { EntityOption, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
+import type { EntityOption, GovernedService, GovernedServiceOptions, TenantSwitch } from './service-types.ts';
 import type { GovernedContext, RecordView } from './types.ts';
+import type { BusinessRules } from './rules/business-rules.ts';
+import { checkWrite, ruleOperationOf, type WriteCheck } from './rules/write-checks.ts';
 
 /** Which carrier brought the expected version: it decides 409 (body or query) or 412 (If-Match). */
 export type VersionCarrier = 'body' | 'if-match';
@@ -43,6 +46,25 @@ export interface ServiceContext {
   readonly events: EventPublisher;
   /** Retention, immutability and soft-delete purge policy per tenant (docs/lifecycle.md). */
   readonly lifecycle: LifecyclePolicy;
+  /** The entity's business rules (docs/decisions/B28.md), run by every write after {@link writeChecks}. */
+  readonly rules: BusinessRules | undefined;
+  /**
+   * Built-in checks of every write of this entity (references, cascades), run in the write's
+   * transaction before the business rules; pushed here when the service is built.
+   */
+  readonly writeChecks: WriteCheck[];
+  /**
+   * The resources of the same API by path name, this one included (only itself for a service or
+   * resource on its own): what a transaction's `tx` and a rule's reader reach.
+   */
+  readonly peers: Map<string, PeerResource>;
+}
+
+/** A resource of the same API, as a transaction reaches it. */
+export interface PeerResource {
+  readonly ctx: ServiceContext;
+  /** The resource's service whose operations run in `running` instead of a transaction of their own. */
+  over(running: WriteScope): GovernedService;
 }
 
 const tenantSwitch = (value: TenantSwitch | undefined, fallback: boolean): ((tenantId: string) => boolean) =>
@@ -93,8 +115,14 @@ export function createServiceContext(options: GovernedServiceOptions, model?: En
     recordLimit: recordLimitOf(options.recordLimit),
     events: createEventPublisher({ storage, tier, onEvent: options.onEvent, logger: options.logger }),
     lifecycle: lifecyclePolicy(options),
+    rules: options.rules as BusinessRules | undefined,
+    writeChecks: [],
+    peers: new Map(),
   };
 }
+
+/** Where an operation reads: the running write's session inside a transaction (its own writes, no second connection), else the driver. */
+export const readerOf = (ctx: ServiceContext, running: WriteScope | undefined): StorageSession => running?.session ?? ctx.storage;
 
 /** Checks `recordLimit`. */
 function recordLimitOf(limit: number | undefined): number {
@@ -182,30 +210,63 @@ export function nextState(current: StoredRecord, context: GovernedContext, chang
   return { ...current, ...changes, version: current.version + 1, updatedAt: new Date().toISOString(), updatedBy: context.actor.id };
 }
 
+/** One write: the audit event it records, the states around it, and what the caller sent (for business rules). */
+export interface WriteChange {
+  eventType: AuditEventType;
+  before: StoredRecord | null;
+  after: StoredRecord;
+  reason?: string | null;
+  carrier?: VersionCarrier;
+  /** The request as sent (create or update body, rollback body; absent for a delete): the rule's `input`. */
+  input?: unknown;
+}
+
 /**
- * Writes the new state in the open transaction: insert or conditional update, version state,
- * audit. When the conditional update matches no row, another process moved the version between
- * our read and our write: the conflict is reported with the carrier the request used.
+ * Writes the new state in the running write: the write checks and business rules, then insert or
+ * conditional update, version state, audit (with the change set's id) and outbox; the commit's
+ * follow-up (event publication, metrics, log, `afterCommit`) is queued on the running write. When
+ * the conditional update matches no row, another process moved the version between our read and
+ * our write: the conflict is reported with the carrier the request used.
  */
-export async function write(
-  ctx: ServiceContext,
-  session: StorageSession,
-  context: GovernedContext,
-  change: { eventType: AuditEventType; before: StoredRecord | null; after: StoredRecord; reason?: string | null; carrier?: VersionCarrier },
-): Promise<StoredRecord> {
+export async function write(ctx: ServiceContext, running: WriteScope, context: GovernedContext, change: WriteChange): Promise<StoredRecord> {
   const { before, after } = change;
+  const { session, changeSet } = running;
+  running.count();
+  const operation = ruleOperationOf(change.eventType);
+  if (operation !== undefined) {
+    const scope: RecordScope = { tenantId: after.tenantId, workspaceId: after.workspaceId, cellId: after.cellId };
+    await checkWrite({ ctx, session, scope, before, after, context, changeSet, running, eventType: change.eventType, operation }, change.input ?? null);
+  }
   if (before === null) await session.insert(ctx.model, after);
   else if ((await session.update(ctx.model, after, before.version)) === null) {
     const fresh = await session.get(ctx.model, before, before.id);
     throw fresh === null ? notFound() : conflict(ctx, context, fresh, before.version, change.carrier ?? 'body');
   }
   await session.putVersionState(ctx.model, after);
-  const audit = await buildAuditRecord(ctx.auditPolicy, context, { eventType: change.eventType, before, after, reason: change.reason ?? null });
+  const built = await buildAuditRecord(ctx.auditPolicy, context, { eventType: change.eventType, before, after, reason: change.reason ?? null });
+  const audit = { ...built, changeSetId: changeSet.id };
   const started = performance.now();
   await session.appendAudit(audit);
-  await ctx.events.append(session, audit, after);
+  const event = (await ctx.events.append(session, audit, after)) ?? (ctx.rules?.afterCommit === undefined ? null : eventFromAudit(audit));
   ctx.metrics.auditLatency.observe(performance.now() - started);
+  running.afterCommit(() => {
+    written(ctx, context, change.eventType, after);
+    if (event !== null) afterCommitHook(ctx, event, context);
+  });
   return after;
+}
+
+/** Runs the entity's `afterCommit` with the committed event; what it throws or rejects is logged, never answered. */
+function afterCommitHook(ctx: ServiceContext, event: DomainEvent, context: GovernedContext): void {
+  const hook = ctx.rules?.afterCommit;
+  if (hook === undefined) return;
+  const failed = (error: unknown) => reportHookFailure(ctx.logger, 'rules.after_commit_failed', event, error);
+  try {
+    const result = hook.call(ctx.rules, structuredClone(event), { context });
+    if (result instanceof Promise) result.catch(failed);
+  } catch (error) {
+    failed(error);
+  }
 }
 
 /** Counts and logs a committed write and returns its view. */
@@ -236,5 +297,9 @@ export function written(ctx: ServiceContext, context: GovernedContext, eventType
  */
 export interface ServiceOperation<I, O> {
   access(ctx: ServiceContext, context: GovernedContext, scope: RecordScope, input: Omit<I, 'body'>): void;
-  run(ctx: ServiceContext, context: GovernedContext, scope: RecordScope, input: I): Promise<O>;
+  /**
+   * `running`: the write of an `api.transaction` the operation joins (reads and writes go through
+   * its session, no transaction of its own); absent, a mutation opens its own.
+   */
+  run(ctx: ServiceContext, context: GovernedContext, scope: RecordScope, input: I, running?: WriteScope): Promise<O>;
 }

@@ -4,7 +4,8 @@ import { IDEMPOTENCY_SWEEP_BATCH } from '../limits.ts';
 import type { IdempotencyRecord, RecordScope, StoredRecord } from '../storage/types.ts';
 import { authorize } from './access.ts';
 import { isLive, replayBody, replayTarget, requestHash } from './idempotency.ts';
-import { checkRecordSize, write, written, type ServiceContext, type ServiceOperation } from './service-context.ts';
+import { withinWrite } from './change-set/write-scope.ts';
+import { checkRecordSize, write, type ServiceContext, type ServiceOperation } from './service-context.ts';
 import { invalidRecord } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -34,7 +35,7 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
   access(ctx, context, scope) {
     authorize(context.actor, ctx.policy, scope.workspaceId, 'create');
   },
-  async run(ctx, context, scope, { body, idempotencyKey: key }) {
+  async run(ctx, context, scope, { body, idempotencyKey: key }, joined) {
     const { values, issues } = ctx.codec.decode(body, false);
     if (issues.length > 0) throw invalidRecord('Invalid record', issues);
     checkRecordSize(ctx, values);
@@ -59,11 +60,12 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
       fields: values,
     };
     try {
-      await ctx.storage.transaction(async (session) => {
-        await write(ctx, session, context, { eventType: 'entity.created', before: null, after: record });
+      // Inside a transaction there is no key (the bound service refuses one), so the replay below never runs there.
+      await withinWrite(ctx.storage, joined, async (running) => {
+        await write(ctx, running, context, { eventType: 'entity.created', before: null, after: record, input: body });
         if (key !== undefined && hash !== undefined) {
           const expiresAt = new Date(Date.parse(now) + ctx.idempotencyTtlMs).toISOString();
-          const stored = await session.putIdempotency({
+          const stored = await running.session.putIdempotency({
             tenantId: scope.tenantId,
             actorId,
             key,
@@ -85,6 +87,6 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
     // Each keyed create removes a bounded batch of expired keys, so the table stays bounded. A
     // failed sweep (e.g. a lock timeout) must not fail a create that is already committed.
     if (key !== undefined) await ctx.storage.sweepIdempotency(now, IDEMPOTENCY_SWEEP_BATCH).catch(() => 0);
-    return written(ctx, context, 'entity.created', record);
+    return ctx.codec.view(record);
   },
 };

@@ -1,7 +1,8 @@
 /** Delete: a soft delete (version + 1, `entity.deleted`); one version carrier is required (docs/decisions/B04.md, docs/decisions/B06.md). */
 import { validationError } from '../errors.ts';
 import { authorize } from './access.ts';
-import { carrierOf, checkVersion, live, nextState, write, written, type ServiceOperation } from './service-context.ts';
+import { withinWrite } from './change-set/write-scope.ts';
+import { carrierOf, checkVersion, live, nextState, readerOf, write, type ServiceOperation } from './service-context.ts';
 import type { RecordView } from './types.ts';
 
 /** Parsed input of a delete. */
@@ -21,14 +22,14 @@ export const deleteOperation: ServiceOperation<DeleteInput, RecordView> = {
     }
     authorize(context.actor, ctx.policy, scope.workspaceId, 'delete');
   },
-  async run(ctx, context, scope, input) {
-    const record = await ctx.storage.transaction(async (session) => {
-      const current = await live(ctx, session, scope, input.id);
+  async run(ctx, context, scope, input, given) {
+    const record = await withinWrite(ctx.storage, given, async (running) => {
+      const current = await live(ctx, readerOf(ctx, running), scope, input.id);
       checkVersion(ctx, context, current, input);
       const now = new Date().toISOString();
       const after = { ...nextState(current, context, {}), deletedAt: now, deletedBy: context.actor.id, updatedAt: now };
-      return write(ctx, session, context, { eventType: 'entity.deleted', before: current, after, carrier: carrierOf(input) });
+      return write(ctx, running, context, { eventType: 'entity.deleted', before: current, after, carrier: carrierOf(input) });
     });
-    return written(ctx, context, 'entity.deleted', record);
+    return ctx.codec.view(record);
   },
 };

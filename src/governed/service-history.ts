@@ -3,7 +3,7 @@ import { CellgateError } from '../errors.ts';
 import { HISTORY_PAGE_MAX_LENGTH } from '../limits.ts';
 import { authorize } from './access.ts';
 import { snapshotOf } from './audit/index.ts';
-import { notFound, type ServiceOperation } from './service-context.ts';
+import { notFound, readerOf, type ServiceOperation } from './service-context.ts';
 import type { HistoryPaging } from './service-schemas.ts';
 import type { AuditView, HistoryPage, VersionView } from './types.ts';
 
@@ -32,8 +32,8 @@ const historyAccess: ServiceOperation<unknown, unknown>['access'] = (ctx, contex
 /** Audit records of this entity (or of one record), newest first. */
 export const historyOperation: ServiceOperation<HistoryInput, HistoryPage<AuditView>> = {
   access: historyAccess,
-  async run(ctx, _context, scope, { paging, resourceId }) {
-    const page = await ctx.storage.listAudit({
+  async run(ctx, _context, scope, { paging, resourceId }, running) {
+    const page = await readerOf(ctx, running).listAudit({
       tenantId: scope.tenantId,
       ...(scope.workspaceId === null ? {} : { workspaceId: scope.workspaceId }),
       ...(scope.cellId === null ? {} : { cellId: scope.cellId }),
@@ -50,9 +50,10 @@ export const historyOperation: ServiceOperation<HistoryInput, HistoryPage<AuditV
 /** Versions of one record, newest first, redacted. */
 export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<VersionView>> = {
   access: historyAccess,
-  async run(ctx, _context, scope, { id, paging }) {
-    if ((await ctx.storage.get(ctx.model, scope, id)) === null) throw notFound();
-    const page = await ctx.storage.listAudit({
+  async run(ctx, _context, scope, { id, paging }, running) {
+    const reader = readerOf(ctx, running);
+    if ((await reader.get(ctx.model, scope, id)) === null) throw notFound();
+    const page = await reader.listAudit({
       tenantId: scope.tenantId,
       resourceType: ctx.resourceType,
       resourceId: id,
@@ -65,7 +66,7 @@ export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<Vers
     const data: VersionView[] = [];
     let length = 0;
     for (const [index, audit] of page.records.entries()) {
-      const state = ctx.tier === 'tier-3' ? null : await ctx.storage.getVersionState(ctx.model, scope, id, audit.resourceVersion);
+      const state = ctx.tier === 'tier-3' ? null : await reader.getVersionState(ctx.model, scope, id, audit.resourceVersion);
       const snapshot = state === null ? null : (await snapshotOf(ctx.auditPolicy, state)).snapshot;
       length += JSON.stringify(snapshot).length + VERSION_VIEW_ALLOWANCE;
       const resumeAt = page.cursors?.[index - 1];
@@ -79,8 +80,8 @@ export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<Vers
 /** One audit record of this entity, in the caller's scope. */
 export const auditOperation: ServiceOperation<AuditInput, AuditView> = {
   access: historyAccess,
-  async run(ctx, _context, scope, { auditId }) {
-    const record = await ctx.storage.getAudit(scope.tenantId, auditId);
+  async run(ctx, _context, scope, { auditId }, running) {
+    const record = await readerOf(ctx, running).getAudit(scope.tenantId, auditId);
     if (
       record === null ||
       record.resourceType !== ctx.resourceType ||

@@ -2,7 +2,7 @@
 import { authorize } from './access.ts';
 import { listPageView } from './list-stream/list-page.ts';
 import { toListQuery, type ParsedListParams } from './list-query.ts';
-import { notFound, type ServiceOperation } from './service-context.ts';
+import { notFound, readerOf, type ServiceOperation } from './service-context.ts';
 import type { ListView, RecordView } from './types.ts';
 
 /** Parsed input of a get. */
@@ -16,8 +16,8 @@ export const getOperation: ServiceOperation<GetInput, RecordView> = {
   access(ctx, context, scope, input) {
     authorize(context.actor, ctx.policy, scope.workspaceId, input.includeDeleted ? 'includeDeleted' : 'read');
   },
-  async run(ctx, _context, scope, input) {
-    const record = await ctx.storage.get(ctx.model, scope, input.id);
+  async run(ctx, _context, scope, input, running) {
+    const record = await readerOf(ctx, running).get(ctx.model, scope, input.id);
     if (record === null || (record.deletedAt !== null && !input.includeDeleted)) throw notFound();
     return ctx.codec.view(record);
   },
@@ -28,8 +28,8 @@ export const listOperation: ServiceOperation<ParsedListParams, ListView> = {
   access(ctx, context, scope, input) {
     authorize(context.actor, ctx.policy, scope.workspaceId, input.includeDeleted ? 'includeDeleted' : 'read');
   },
-  async run(ctx, _context, scope, input) {
-    const result = await ctx.storage.list(ctx.model, toListQuery(ctx.entity, scope, input));
+  async run(ctx, _context, scope, input, running) {
+    const result = await readerOf(ctx, running).list(ctx.model, toListQuery(ctx.entity, scope, input));
     const meta = {
       total: result.total,
       page: input.page,

@@ -6,7 +6,8 @@ import { CellgateError } from '../errors.ts';
 import type { AuditEventType } from '../storage/types.ts';
 import { authorize } from './access.ts';
 import { restorableFields } from './rollback-shape.ts';
-import { carrierOf, checkVersion, nextState, notFound, write, written, type ServiceOperation } from './service-context.ts';
+import { withinWrite } from './change-set/write-scope.ts';
+import { carrierOf, checkVersion, nextState, notFound, write, type ServiceOperation } from './service-context.ts';
 import type { RollbackBody } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -34,10 +35,11 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       );
     authorize(context.actor, ctx.policy, scope.workspaceId, 'rollback');
   },
-  async run(ctx, context, scope, { id, ifMatch, body, ...given }) {
+  async run(ctx, context, scope, { id, ifMatch, body, ...given }, joined) {
     const { targetVersion } = body;
     const expectation = { ifMatch, expectedVersion: body.expectedVersion ?? given.expectedVersion };
-    const outcome = await ctx.storage.transaction(async (session) => {
+    const outcome = await withinWrite(ctx.storage, joined, async (running) => {
+      const { session } = running;
       const current = await session.get(ctx.model, scope, id);
       if (current === null) throw notFound();
       checkVersion(ctx, context, current, expectation);
@@ -51,11 +53,8 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       // Read through the entity as it is now: never a value of an earlier shape the entity rejects.
       const fields = restorableFields(ctx.codec, current, target);
       const after = nextState(current, context, { fields, deletedAt: null, deletedBy: null });
-      return {
-        eventType,
-        record: await write(ctx, session, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation) }),
-      };
+      return write(ctx, running, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation), input: body });
     });
-    return written(ctx, context, outcome.eventType, outcome.record);
+    return ctx.codec.view(outcome);
   },
 };

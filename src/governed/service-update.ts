@@ -8,7 +8,8 @@ import { authorize } from './access.ts';
 import { redactionClassOf } from './audit/index.ts';
 import { SERVER_ASSIGNED } from './codec.ts';
 import { applyPatch, jsonEqual, parsePatch } from './patch.ts';
-import { carrierOf, checkRecordSize, checkVersion, live, nextState, write, written, type ServiceOperation } from './service-context.ts';
+import { withinWrite } from './change-set/write-scope.ts';
+import { carrierOf, checkRecordSize, checkVersion, live, nextState, write, type ServiceOperation } from './service-context.ts';
 import { invalidRecord, parseInput, VersionSchema } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -40,7 +41,7 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
   access(ctx, context, scope) {
     authorize(context.actor, ctx.policy, scope.workspaceId, 'update');
   },
-  async run(ctx, context, scope, { id, ifMatch, body, ...given }) {
+  async run(ctx, context, scope, { id, ifMatch, body, ...given }, joined) {
     const { codec } = ctx;
     const { expectedVersion, rest } = splitExpectedVersion(body, ifMatch, given.expectedVersion);
     const isPatch = Object.hasOwn(rest, 'patch') && codec.field('patch') === undefined;
@@ -59,8 +60,8 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
       merge = decoded.values;
     }
     const expectation = { ifMatch, expectedVersion };
-    const outcome = await ctx.storage.transaction(async (session) => {
-      const current = await live(ctx, session, scope, id);
+    const record = await withinWrite(ctx.storage, joined, async (running) => {
+      const current = await live(ctx, running.session, scope, id);
       checkVersion(ctx, context, current, expectation);
       let fields: Record<string, unknown>;
       if (operations === undefined) fields = { ...current.fields, ...merge };
@@ -69,14 +70,12 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
         if (decoded.issues.length > 0) throw invalidRecord('Invalid record after applying the patch', decoded.issues);
         fields = decoded.values;
       }
-      if (codec.fields.every((field) => jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null))) return { record: current, changed: false };
+      // An update that changes nothing writes nothing: no version, no audit, no rule asked.
+      if (codec.fields.every((field) => jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null))) return current;
       checkRecordSize(ctx, fields);
       const after = nextState(current, context, { fields });
-      return {
-        record: await write(ctx, session, context, { eventType: 'entity.updated', before: current, after, carrier: carrierOf(expectation) }),
-        changed: true,
-      };
+      return write(ctx, running, context, { eventType: 'entity.updated', before: current, after, carrier: carrierOf(expectation), input: body });
     });
-    return outcome.changed ? written(ctx, context, 'entity.updated', outcome.record) : codec.view(outcome.record);
+    return codec.view(record);
   },
 };

@@ -8,14 +8,12 @@ import type { EntityTypes, GeneralEntityTypes } from '../entity-document/index.t
 import type { EntityStorageModel, RecordScope } from '../storage/types.ts';
 import { listParamsSchema, type ParsedListParams } from './list-query.ts';
 import { createOperation } from './service-create.ts';
+import type { WriteScope } from './change-set/write-scope.ts';
 import { createServiceContext, recordScope, type ServiceContext, type ServiceOperation } from './service-context.ts';
 import { deleteOperation } from './service-delete.ts';
 import { auditOperation, historyOperation, versionsOperation } from './service-history.ts';
 import { getOperation, listOperation } from './service-read.ts';
 import { rollbackOperation } from './service-rollback.ts';
-import { getAtOperation, listAtOperation } from './time-travel/read-operations.ts';
-import { asOfOperation, changesOperation, versionAtOperation } from './time-travel/record-operations.ts';
-import { AsOfInputSchema, ChangesQuerySchema, VersionRefSchema } from './time-travel/schemas.ts';
 import {
   BodyObjectSchema,
   HistoryParamsSchema,
@@ -46,10 +44,6 @@ export const SERVICE_OPERATIONS = {
   versions: versionsOperation,
   history: historyOperation,
   getAudit: auditOperation,
-  getAt: getAtOperation,
-  listAt: listAtOperation,
-  versionAt: versionAtOperation,
-  changes: changesOperation,
 } as const;
 
 /** Names of the service operations. */
@@ -90,6 +84,20 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
 ): GovernedService<T> {
   const ctx = createServiceContext(options as GovernedServiceOptions, model);
   const listSchema = listParamsSchema(ctx.entity);
+  const service = serviceOver(ctx, listSchema, undefined);
+  // A transaction reaches this resource through its peers: the same operations, in the transaction's write.
+  ctx.peers.set(ctx.resourceName, { ctx, over: (running) => serviceOver(ctx, listSchema, running) });
+  CONTEXTS.set(service, ctx);
+  // The answers are built from the checked entity, so they have the types its document declares.
+  return service as unknown as GovernedService<T>;
+}
+
+/**
+ * The operations of one entity, each parsing its arguments, checking access and running the
+ * operation: in a transaction of its own (`running` undefined), or in the running write of an
+ * `api.transaction`.
+ */
+function serviceOver(ctx: ServiceContext, listSchema: ReturnType<typeof listParamsSchema>, running: WriteScope | undefined): GovernedService {
   /** Scope, then the inputs beside the body, then access, then the body, then the work: the order of the HTTP edge too. */
   const call = <I, O>(
     name: string,
@@ -104,7 +112,7 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
       const scope: RecordScope = recordScope(ctx, context);
       const parsed = head();
       operation.access(ctx, context, scope, parsed);
-      return operation.run(ctx, context, scope, (body === undefined ? parsed : { ...parsed, body: body() }) as I);
+      return operation.run(ctx, context, scope, (body === undefined ? parsed : { ...parsed, body: body() }) as I, running);
     });
   const object = (input: unknown) => () => parseInput(BodyObjectSchema, input, 'body member');
 
@@ -129,7 +137,7 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
         object(input),
       ),
     get: (context, id, getOptions = {}) => call('get', getOperation, context, () => ({ id: parseId(id), includeDeleted: getOptions.includeDeleted === true })),
-    list: (context, params = {}) => call('list', listAtOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
+    list: (context, params = {}) => call('list', listOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
     update: (context, id, body, concurrency) =>
       call('update', updateOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), object(body)),
     delete: (context, id, concurrency) => call('delete', deleteOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) })),
@@ -152,14 +160,6 @@ export function createGovernedService<T extends EntityTypes = GeneralEntityTypes
     versions: (context, id, params = {}) =>
       call('versions', versionsOperation, context, () => ({ id: parseId(id), paging: historyPaging(parseInput(HistoryParamsSchema, params, 'parameter')) })),
     getAudit: (context, auditId) => call('getAudit', auditOperation, context, () => ({ auditId: parseId(auditId, 'Audit record') })),
-    asOf: (context, id, instant) =>
-      call('asOf', asOfOperation, context, () => ({ id: parseId(id), asOf: parseInput(AsOfInputSchema, instant, 'parameter', 'asOf') })),
-    versionAt: (context, id, version) =>
-      call('versionAt', versionAtOperation, context, () => ({ id: parseId(id), version: parseInput(VersionRefSchema, version, 'parameter', 'version') })),
-    changes: (context, id, range) =>
-      call('changes', changesOperation, context, () => ({ id: parseId(id), ...parseInput(ChangesQuerySchema, range, 'parameter') })),
   };
-  CONTEXTS.set(service, ctx);
-  // The answers are built from the checked entity, so they have the types its document declares.
-  return service as unknown as GovernedService<T>;
+  return service;
 }

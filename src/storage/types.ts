@@ -196,6 +196,12 @@ export interface AuditRecord extends RecordScope {
   redactionApplied: boolean;
   tags: string[] | null;
   reason: string | null;
+  /**
+   * The change set (`api.transaction`, a cascade) this record was written in, a UUID shared by
+   * every record of it; null for a write on its own (docs/decisions/B27.md). Absent on records
+   * from a driver that predates change sets: read it as null.
+   */
+  changeSetId?: string | null;
 }
 
 /**
@@ -224,15 +230,11 @@ export interface AuditQuery {
   workspaceIds?: readonly string[];
   /** Only records within this reach; absent: no such filter. */
   reach?: HistoryReach;
-  /**
-   * Only records whose diff changed this field: a JSON Pointer (`/status`) matching operations on
-   * it or below it (`/address` matches `/address/city`), an `add` of null excepted (a create adds
-   * every field, unset ones as null). Filtered before paging. Absent: no such filter.
-   */
-  field?: string;
   cellId?: string;
   resourceType?: string;
   resourceId?: string;
+  /** Only the records of this change set (docs/decisions/B27.md). */
+  changeSetId?: string;
   limit: number;
   /** Opaque cursor from a previous page's `nextCursor`. Drivers reject a malformed one with 400 `VALIDATION_ERROR`. */
   cursor?: string;
@@ -336,20 +338,6 @@ export interface StorageSession {
   putVersionState(model: EntityStorageModel, state: StoredRecord): Promise<void>;
   /** The state stored for (record id, version), or null. O(1) in history length. */
   getVersionState(model: EntityStorageModel, scope: RecordScope, id: string, version: number): Promise<StoredRecord | null>;
-  /**
-   * The state of a record current at `at` (ISO 8601 UTC): of its stored states recorded at or
-   * before `at` (a state's time is its `updatedAt`), the latest, the higher version on a tie; null
-   * when there is none in `scope`. One index probe whatever the history length (time travel,
-   * docs/time-travel.md).
-   */
-  getVersionStateAt(model: EntityStorageModel, scope: RecordScope, id: string, at: string): Promise<StoredRecord | null>;
-  /**
-   * The states current at `at` ({@link StorageSession.getVersionStateAt}) of the records of `scope`
-   * created at or before `at`, one per record, ascending by id after `after` (null: from the
-   * first), at most `limit`: a keyset batch of a collection read as of an instant. A record whose
-   * state at `at` is no longer stored (purged history) is absent.
-   */
-  listVersionStatesAt(model: EntityStorageModel, scope: RecordScope, at: string, after: string | null, limit: number): Promise<StoredRecord[]>;
   getIdempotency(tenantId: string, actorId: string, key: string): Promise<IdempotencyRecord | null>;
   /**
    * Stores the first answer for a key; resolves false (and stores nothing) if the key already has
@@ -604,6 +592,11 @@ export interface DomainEvent extends RecordScope {
   traceId: string | null;
   /** Id of the audit record of the same change. */
   auditId: string;
+  /**
+   * The change set of the write, the same UUID as its audit record's; null for a write on its own
+   * (docs/decisions/B27.md). An extension member of the event envelope (docs/events.md).
+   */
+  changeSetId?: string | null;
   /** The change as the audit stores it (values already redacted). */
   change: { kind: 'diff' | 'snapshot'; diff: unknown; snapshot: unknown; redactionApplied: boolean };
 }

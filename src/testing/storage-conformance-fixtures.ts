@@ -128,6 +128,7 @@ export function auditFor(record: StoredRecord, overrides: Partial<AuditRecord> =
     redactionApplied: true,
     tags: null,
     reason: null,
+    changeSetId: null,
     ...overrides,
   };
 }

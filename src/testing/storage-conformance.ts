@@ -28,6 +28,7 @@ import {
   settingModel,
   taskModel,
 } from './storage-conformance-fixtures.ts';
+import { changeSetConformanceCases } from './storage-conformance-change-sets.ts';
 import { driftConformanceCases } from './storage-conformance-drift.ts';
 import { erasureConformanceCases } from './storage-conformance-erasure.ts';
 import { evolutionConformanceCases } from './storage-conformance-evolution.ts';
@@ -39,7 +40,6 @@ import { listConformanceCases } from './storage-conformance-lists.ts';
 import { reachConformanceCases } from './storage-conformance-reach.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
-import { timeTravelConformanceCases } from './storage-conformance-time-travel.ts';
 
 export type { RawAuditRows } from './storage-conformance-service.ts';
 
@@ -112,7 +112,7 @@ export const storageConformanceSuites = [
   { name: 'history-reach', register: reachConformanceCases },
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'lifecycle', register: lifecycleConformanceCases },
-  { name: 'time-travel', register: timeTravelConformanceCases },
+  { name: 'change-sets', register: changeSetConformanceCases },
   { name: 'durability', requires: ['durable'], register: durabilityCases },
   { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },
   { name: 'append-only-audit', requires: ['appendOnlyAuditEnforced'], register: appendOnlyAuditCases },
@@ -345,6 +345,7 @@ function auditCases(driver: Current): void {
         redactionApplied: false,
         tags: ['finance', 'ünïcode'],
         reason: 'customer asked',
+        changeSetId: crypto.randomUUID(),
         actorType: 'service',
         userAgent: null,
         ip: null,
@@ -400,6 +401,24 @@ function auditCases(driver: Current): void {
       expect(await ids({ resourceType: taskModel.resourceType })).toEqual([b.id]);
       expect(await ids({ resourceId: c.id })).toEqual([c.id]);
       expect(await ids({ tenantId: crypto.randomUUID() })).toEqual([]);
+    });
+
+    it('narrows by change set, and reads a record written without one as null', async () => {
+      const scope = freshScope(true);
+      const changeSetId = crypto.randomUUID();
+      const [a, b, c] = [newRecord(scope, invoiceFields()), newRecord(scope, invoiceFields()), newRecord(scope, invoiceFields())];
+      const { changeSetId: _absent, ...alone } = auditFor(c);
+      await driver().transaction(async (session) => {
+        await session.appendAudit(auditFor(a!, { changeSetId }));
+        await session.appendAudit(auditFor(b!, { changeSetId }));
+        await session.appendAudit(alone);
+      });
+      const page = await driver().listAudit({ tenantId: scope.tenantId, changeSetId, limit: 10 });
+      expect(page.records.map((r) => r.resourceId).sort()).toEqual([a!.id, b!.id].sort());
+      expect(page.records.every((r) => r.changeSetId === changeSetId)).toBe(true);
+      expect((await driver().listAudit({ tenantId: crypto.randomUUID(), changeSetId, limit: 10 })).records).toEqual([]);
+      const other = await driver().listAudit({ tenantId: scope.tenantId, resourceId: c!.id, limit: 10 });
+      expect(other.records.map((r) => r.changeSetId)).toEqual([null]);
     });
 
     it('rejects a malformed cursor with VALIDATION_ERROR', async () => {

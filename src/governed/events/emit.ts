@@ -47,6 +47,7 @@ export function eventFromAudit(audit: AuditRecord): DomainEvent | null {
     requestId: audit.requestId,
     traceId: audit.traceId,
     auditId: audit.id,
+    changeSetId: audit.changeSetId ?? null,
     change: {
       kind: audit.changeKind,
       diff: structuredClone(audit.diff ?? null),
@@ -56,10 +57,32 @@ export function eventFromAudit(audit: AuditRecord): DomainEvent | null {
   };
 }
 
+/**
+ * Logs the failure of a hook called after a commit with `event` (`onEvent`, `afterCommit`): one
+ * warn entry without field values to the logger, else one line to stderr. Never throws.
+ */
+export function reportHookFailure(logger: GovernedLogger | undefined, name: string, event: DomainEvent, error: unknown): void {
+  const entry = {
+    level: 'warn' as const,
+    event: name,
+    tenantId: event.tenantId,
+    workspaceId: event.workspaceId,
+    cellId: event.cellId,
+    resourceType: event.resourceType,
+    resourceId: event.resourceId,
+    version: event.version,
+    actorId: event.actor.id,
+    requestId: event.requestId,
+    traceId: event.traceId,
+  };
+  if (logger) logger(entry);
+  else console.error(`cellgate: ${name}`, { ...entry, error: error instanceof Error ? error.message : String(error) });
+}
+
 /** What the service needs: append in the transaction, publish after the commit. */
 export interface EventPublisher {
-  /** Appends the event of `audit` in the open transaction (nothing on tier-3). */
-  append(session: StorageSession, audit: AuditRecord, record: StoredRecord): Promise<void>;
+  /** Appends the event of `audit` in the open transaction and resolves it (null on tier-3: nothing appended). */
+  append(session: StorageSession, audit: AuditRecord, record: StoredRecord): Promise<DomainEvent | null>;
   /** Called after the commit with the record the transaction wrote: hands its event to `onEvent`. */
   published(record: StoredRecord): void;
 }
@@ -81,31 +104,16 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
   // commit, and dropped with the object when the transaction rolled back.
   const pending = new WeakMap<StoredRecord, DomainEvent>();
 
-  const failed = (event: DomainEvent, error: unknown): void => {
-    const entry = {
-      level: 'warn' as const,
-      event: 'event.subscriber_failed',
-      tenantId: event.tenantId,
-      workspaceId: event.workspaceId,
-      cellId: event.cellId,
-      resourceType: event.resourceType,
-      resourceId: event.resourceId,
-      version: event.version,
-      actorId: event.actor.id,
-      requestId: event.requestId,
-      traceId: event.traceId,
-    };
-    if (logger) logger(entry);
-    else console.error('cellgate: onEvent subscriber failed', { ...entry, error: error instanceof Error ? error.message : String(error) });
-  };
+  const failed = (event: DomainEvent, error: unknown): void => reportHookFailure(logger, 'event.subscriber_failed', event, error);
 
   return {
     async append(session, audit, record) {
-      if (!emits) return;
+      if (!emits) return null;
       const event = eventFromAudit(audit);
-      if (event === null) return;
+      if (event === null) return null;
       await session.appendEvent(event);
       pending.set(record, event);
+      return event;
     },
     published(record) {
       const event = pending.get(record);

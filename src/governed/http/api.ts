@@ -16,9 +16,9 @@ import { eventFeedRoutes, feedWaiterLimits, type EventFeedOptions } from '../eve
 import { historyReachPolicy } from '../history-reach.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
-import { createCheckpoints, type VerifiableLogOptions } from '../log/checkpoints.ts';
-import { logRoutes } from '../log/routes.ts';
-import { withCheckpointTrigger } from '../log/write-trigger.ts';
+import { runTransaction } from '../change-set/bind.ts';
+import type { Transaction, TransactionService } from '../change-set/transaction-types.ts';
+import type { GovernedContext } from '../types.ts';
 
 export type { GovernedApiResource, GovernedApiResources, GovernedResourcesOf } from '../api-resources.ts';
 
@@ -40,15 +40,6 @@ export interface GovernedApiOptions<R extends GovernedApiResources = GovernedApi
   eventRoutes?: boolean;
   /** Caps of the change feed's long-poll waiters (docs/events.md, docs/security.md). */
   eventFeed?: EventFeedOptions;
-  /**
-   * Signed checkpoints and proofs of the verifiable audit log (docs/verifiable-history.md): serves
-   * `GET /v1/audit/checkpoint`, `/v1/audit/proof`, `/v1/audit/{auditId}/proof` and `…/bundle`, and
-   * signs a checkpoint after writes every `everyLeaves` leaves or `everySeconds` seconds.
-   *
-   * @example
-   * createGovernedApi({ storage, auth, resources, log: { signer: await noteSigner(process.env.CELLGATE_LOG_SIGNING_KEY!), origin: 'audit.example.com' } });
-   */
-  log?: VerifiableLogOptions;
 }
 
 /** The handler of {@link createGovernedApi}, with its resources by path name. */
@@ -63,6 +54,22 @@ export interface GovernedApi<Resources = LooseGovernedResources> extends FetchHa
    * halves on one docs page.
    */
   openapi(): Record<string, unknown>;
+  /**
+   * Runs `fn` in one storage transaction across every resource: `tx.projects.create(input)`,
+   * `tx.tasks.update(id, body)`, … (each resource's service with `context` bound). All or nothing:
+   * when `fn` throws (a 409 of a stale `expectedVersion`, a rule's 422, your own error), nothing
+   * is written and that error is thrown. Every audit record and event written inside carries one
+   * `changeSetId`; events, `onEvent` and `afterCommit` run only after the commit. At most
+   * `MAX_CHANGE_SET_WRITES` (500) record writes. Transactions do not nest: pass `tx` to helpers
+   * (docs/entities.md#transactions, docs/decisions/B27.md).
+   *
+   * @example
+   * await api.transaction(context, async (tx) => {
+   *   const project = await tx.projects.create({ name: 'Launch' });
+   *   await tx.tasks.create({ title: 'Plan', projectId: project.data.id });
+   * });
+   */
+  transaction<T>(context: GovernedContext, fn: (tx: Transaction<Resources>) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -86,7 +93,6 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     auditRoutes: withAudit = true,
     eventRoutes: withEvents = true,
     eventFeed,
-    log,
     storage,
     redaction,
     audit,
@@ -97,13 +103,9 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     ...http
   } = options;
   const pipeline = pipelineOf(http, {}, storage);
-  // Checkpoints are signed after writes once due: the resources write through a storage that reports commits (B36).
-  const checkpoints = log === undefined ? undefined : createCheckpoints(storage, log, pipeline.logger);
-  // One object for writers and the feed, whose waiters are found by storage.
-  const store = checkpoints === undefined ? storage : withCheckpointTrigger(storage, checkpoints);
   const shared = {
     ...http,
-    storage: store,
+    storage,
     ...(redaction === undefined ? {} : { redaction }),
     ...(audit === undefined ? {} : { audit }),
     ...(metrics === undefined ? {} : { metrics }),
@@ -133,6 +135,10 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     resources[resource.resourceName] = resource;
   }
   const handlers = Object.values(resources);
+  // Every resource reaches every other one in a transaction's tx and a rule's reader.
+  const contexts = routed.map((entry) => entry.ctx);
+  const own = contexts.flatMap((ctx) => ctx.peers.get(ctx.resourceName) ?? []);
+  for (const ctx of contexts) for (const peer of own) ctx.peers.set(peer.ctx.resourceName, peer);
   const basePath = normalizeBasePath(http.basePath);
   let document: Record<string, unknown> | undefined;
   const openapi = () =>
@@ -151,20 +157,16 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
   // The change feed is one more path beside the operation table; a substring test keeps every
   // other request on the table's single parse.
   const feedPath = `${basePath}/v1/events`;
-  const feed = withEvents ? eventFeedRoutes(store, pipeline, basePath, reach, feedWaiterLimits(eventFeed)) : undefined;
-  const feedOrMatch: typeof match =
-    feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
-  // The log's routes sit under /v1/audit/ beside the operation table, as the feed does (B36).
-  const logPath = `${basePath}/v1/audit/`;
-  const logMatch = checkpoints === undefined || !withAudit ? undefined : logRoutes(storage, pipeline, basePath, reach, checkpoints);
+  const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath, reach, feedWaiterLimits(eventFeed)) : undefined;
   const all: typeof match =
-    logMatch === undefined
-      ? feedOrMatch
-      : async (request) => (request.url.includes(logPath) ? ((await logMatch(request)) ?? feedOrMatch(request)) : feedOrMatch(request));
+    feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
   return Object.assign(createFetchHandler(all), {
     // Built from the same entries the type reads (keys and entity types), so the cast is what it says.
     resources: resources as GovernedResourcesOf<R>,
     openapi,
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),
+    // The bound services are built from the same resources the type reads, so the cast is what it says.
+    transaction: <T>(context: GovernedContext, fn: (tx: Transaction<GovernedResourcesOf<R>>) => Promise<T>) =>
+      runTransaction(storage, contexts, context, fn as (tx: Record<string, TransactionService>) => Promise<T>),
   });
 }

@@ -90,6 +90,7 @@ const AUDIT_PROPERTIES: Record<string, keyof AuditRecord> = {
   redaction_applied: 'redactionApplied',
   tags: 'tags',
   reason: 'reason',
+  change_set_id: 'changeSetId',
 };
 
 /** An audit record as a row of the audit table (without `seq`, which the database assigns). */

@@ -87,6 +87,8 @@ export const AUDIT_COLUMNS: readonly ColumnSpec[] = [
   col('redaction_applied', 'boolean', true),
   col('tags', 'string_array'),
   col('reason', 'text'),
+  // Added by the `cellgate:change-sets` step to tables made before it; null for a write on its own.
+  col('change_set_id', 'text'),
 ];
 
 /** Full state per (resource type, record id, version), for rollback. */

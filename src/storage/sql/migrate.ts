@@ -342,20 +342,6 @@ function retentionStep(dialect: SqlDialect): MigrationStep {
 }
 
 /**
- * Time travel (docs/time-travel.md): the state of a record at an instant is one probe of this
- * index, `(resource_type, id, recorded_at, version)`, whatever the length of its history.
- */
-function timeTravelStep(): MigrationStep {
-  return {
-    name: 'cellgate:time-travel',
-    checksum: 'time-travel@1',
-    async apply(tx) {
-      await createIndex(VERSION_TABLE, 'as_of_idx', ['resource_type', 'id', 'recorded_at', 'version']).execute(tx);
-    },
-  };
-}
-
-/**
  * The outbox's per-record index: erasure rewrites one record's events, found through it without a
  * walk over the tenant's whole outbox.
  */
@@ -395,6 +381,24 @@ function eventPositionsStep(dialect: SqlDialect): MigrationStep {
       ]).execute(tx);
       await sql`INSERT INTO ${sql.table(EVENT_POSITIONS_TABLE)} (${sql.id('tenant_id')}, ${sql.id('last_seq')})
         SELECT ${sql.ref('tenant_id')}, max(${sql.ref('tenant_seq')}) FROM ${events} GROUP BY ${sql.ref('tenant_id')}`.execute(tx);
+    },
+  };
+}
+
+/**
+ * Change sets (docs/decisions/B27.md): audit records carry the id of the change set they were
+ * written in (`change_set_id`, null for older rows and single writes), found by tenant and id
+ * through its index without a walk over the tenant's history.
+ */
+function changeSetStep(dialect: SqlDialect): MigrationStep {
+  return {
+    name: 'cellgate:change-sets',
+    checksum: `change-sets@1:${dialect.name}`,
+    async apply(tx, run) {
+      // A dry run reports entity tables only; this step changes a shared one.
+      if (run?.dryRun) return;
+      await addMissingColumns(tx, dialect, AUDIT_TABLE, AUDIT_COLUMNS);
+      await createIndex(AUDIT_TABLE, 'change_set_idx', ['tenant_id', 'change_set_id', 'seq']).execute(tx);
     },
   };
 }
@@ -549,8 +553,8 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     auditExportStep(dialect),
     retentionStep(dialect),
     eventRecordIndexStep(dialect),
-    timeTravelStep(),
     eventPositionsStep(dialect),
+    changeSetStep(dialect),
     logStep(dialect),
     ...models.map((model) => entityStep(dialect, model)),
   ];

@@ -121,6 +121,7 @@ describe('governed options refuse typos', () => {
           rollback: true,
           plans: ['pro'],
           resourceName: 'tasks',
+          rules: { validate: () => undefined, afterCommit: () => undefined },
           deprecation: { sunset: '2030-01-01', link: 'https://x' },
         },
       },
@@ -139,6 +140,7 @@ describe('governed options refuse typos', () => {
       rollback: false,
       plans: ['pro'],
       resourceName: 'to-dos',
+      rules: { validate: () => undefined },
       deprecation: true,
     };
     expect(createGovernedResource(everyResource).resourceName).toBe('to-dos');
