@@ -2,6 +2,7 @@ import { cpSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
+import { copyMcpSdkLicenses, MCP_SDK_PACKAGES, mcpSdkShims } from './build/mcp-sdk/bundle.ts';
 import { binEntries, packageEntries } from './entries.config.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -38,10 +39,14 @@ export default defineConfig({
   platform: 'neutral',
   dts: { entry: Object.fromEntries(packageEntries.map((entry) => [entry.outName, entry.source])) },
   splitting: true,
-  sourcemap: true,
+  // No source maps in the package: they point at sources it does not ship, and were a third of
+  // its size (docs/decisions/B26.md). The JavaScript is not minified; stack traces stay readable.
+  sourcemap: false,
   clean: true,
   treeshake: true,
-  esbuildPlugins: [requireBridge],
+  esbuildPlugins: [requireBridge, mcpSdkShims(root)],
+  // The MCP server SDK is bundled into the lazily loaded MCP chunks, not a dependency (B26).
+  noExternal: [MCP_SDK_PACKAGES],
   // Keep `node:` on built-in imports: Deno and Bun need the prefix, and the neutrality test looks for it.
   removeNodeProtocol: false,
   // Each public entry imports the others by their package name, so one copy of shared state exists
@@ -62,7 +67,9 @@ export default defineConfig({
   ],
   // The docs page's Swagger UI files (vendored with their licence) go beside the chunks that read
   // them: `src/contract/docs/assets.ts` resolves `./swagger-ui/` against its own module URL.
+  // The licences of the bundled MCP SDK go to `dist/mcp-sdk/`.
   onSuccess: async () => {
     cpSync(resolve(root, 'src/contract/docs/swagger-ui'), resolve(root, 'dist/swagger-ui'), { recursive: true, filter: (source) => !source.endsWith('.md') });
+    copyMcpSdkLicenses(root);
   },
 });

@@ -71,6 +71,7 @@ export {
 } from './entity-document/index.ts';
 export * from './governed/index.ts';
 export * from './governed/events/index.ts';
+export * from './governed/log/index.ts';
 export {
   purgeHistory,
   purgeHistoryAsOperator,

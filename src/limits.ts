@@ -407,6 +407,23 @@ export const MIGRATION_BACKFILL_BATCH = 500;
  */
 export const OPTION_SUGGESTION_DISTANCE = 3;
 
+
+/**
+ * Time travel (docs/time-travel.md): records whose state at the instant a collection read as of
+ * an instant (`GET …?asOf=`) reads per storage round trip. Memory holds one batch plus the page
+ * window at a time, whatever the number of records.
+ */
+export const AS_OF_LIST_BATCH = 500;
+
+/**
+ * Deepest record a collection read as of an instant may page to (`(page - 1) * pageSize`): the
+ * historical states are filtered and ordered in the process, which keeps the window before the
+ * page in memory, so a deeper page is refused with 400 (narrow it with filters instead).
+ */
+export const AS_OF_LIST_MAX_OFFSET = 10_000;
+
+/** Longest JSON Pointer `field` of `GET /v1/audit?field=` (characters); a longer one is refused with 400. */
+export const AUDIT_FIELD_PATH_MAX_LENGTH = 256;
 /**
  * Most records one delete may change through `on_delete: cascade` and `set_null` references
  * (docs/entities.md#relations, docs/decisions/B30.md), counted over the whole cascade (nested ones

@@ -10,6 +10,7 @@ import { DEFAULT_PAGE_SIZE, MAX_DATE_TIME_LENGTH, MAX_FILTER_VALUES, MAX_PAGE_SI
 import type { FilterOperator, ListQuery, RecordScope } from '../storage/types.ts';
 import { checkValue, hasUnstorableText, isUuid, normalizeDateTime } from './codec.ts';
 import { parseInput, validationErrorOf } from './service-schemas.ts';
+import { AsOfInputSchema } from './time-travel/schemas.ts';
 import type { ListFilterParam, ListParams } from './types.ts';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
@@ -32,13 +33,15 @@ export interface ParsedListParams extends ListParams {
   pageSize: number;
   filters: ListFilterParam[];
   includeDeleted: boolean;
+  /** The instant of a read as of an instant, normalised to UTC. */
+  asOf?: string;
 }
 
 /** A compiled parser of one entity's collection query string. */
 export type ListQueryParser = (params: URLSearchParams) => ParsedListParams;
 
 /** Query parameters that are not filters. */
-const RESERVED = new Set(['page', 'pageSize', 'sortBy', 'sortDir', 'includeDeleted', 'q']);
+const RESERVED = new Set(['page', 'pageSize', 'sortBy', 'sortDir', 'includeDeleted', 'q', 'asOf']);
 const FILTER_NAME = /^([A-Za-z][A-Za-z0-9]{0,99})(?:\[([A-Za-z]{1,20})\])?$/;
 
 /** How a list total is counted (PostgREST's `Prefer: count=` values). */
@@ -166,6 +169,7 @@ function buildListParamsSchema(entity: ListableEntity) {
         .default(false)
         .describe('Also list soft-deleted records (admin access and the read permission).'),
       count: CountMethodSchema.optional(),
+      asOf: AsOfInputSchema.optional(),
     })
     .transform((params, ctx): ParsedListParams => {
       const filters: ListFilterParam[] = [];

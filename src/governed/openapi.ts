@@ -80,7 +80,12 @@ function entitySchemas(entity: EntityDefinitionDocument, name: string): Record<s
         data: { type: 'array', items: ref(name) },
         meta: {
           type: 'object',
-          properties: { total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } },
+          properties: {
+            total: { type: 'integer' },
+            page: { type: 'integer' },
+            pageSize: { type: 'integer' },
+            asOf: { type: 'string', format: 'date-time', description: 'Lists read as of an instant only (docs/time-travel.md).' },
+          },
           required: ['total', 'page', 'pageSize'],
         },
       },
@@ -125,8 +130,18 @@ function sharedSchemas(): Record<string, Json> {
         createdAt: { type: 'string', format: 'date-time' },
         updatedAt: { type: 'string', format: 'date-time' },
         updatedBy: { type: 'string' },
+        asOf: { type: 'string', format: 'date-time', description: 'Historical reads only (docs/time-travel.md): the instant the state is read at.' },
       },
       required: ['version', 'createdAt', 'updatedAt', 'updatedBy'],
+    },
+    ChangesAnswer: {
+      type: 'object',
+      description: 'One RFC 6902 patch that turns version `from` into version `to` (docs/time-travel.md).',
+      properties: {
+        data: { type: 'array', items: ref('JsonPatchOperation') },
+        meta: { type: 'object', properties: { from: { type: 'integer' }, to: { type: 'integer' } }, required: ['from', 'to'] },
+      },
+      required: ['data', 'meta'],
     },
     JsonPatchOperation: {
       type: 'object',
@@ -200,6 +215,12 @@ function listParameters(entity: EntityDefinitionDocument): Json[] {
     param('sortBy', 'query', { type: 'string', enum: [...new Set(sortable)] }, 'Sort field; ties are broken by id.'),
     param('sortDir', 'query', { type: 'string', enum: ['asc', 'desc'] }),
     param('includeDeleted', 'query', { type: 'boolean', default: false }, 'Also list soft-deleted records (admin access and the read permission).'),
+    param(
+      'asOf',
+      'query',
+      { type: 'string', format: 'date-time' },
+      'The page as it was at this instant: filters, sort and paging over the states current then (needs `audit:read`; docs/time-travel.md).',
+    ),
   ];
   if ((data?.searching?.fields ?? []).length > 0)
     list.push(param('q', 'query', { type: 'string' }, `Case-insensitive search over ${data!.searching!.fields.map(snakeToCamel).join(', ')}.`));
@@ -236,6 +257,8 @@ const ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   FORBIDDEN: 'Your roles or permissions do not allow this here.',
   PLAN_RESTRICTION: 'Your plan does not include this resource.',
   NOT_FOUND: 'No such record in your tenant, workspace and cell.',
+  HISTORY_PURGED: 'Retention removed the stored state of that version or instant (docs/time-travel.md).',
+  TIME_TRAVEL_DISABLED: 'Tier-3 entities keep minimal history: no as-of reads, versions or changes.',
   CONFLICT: 'The body or query `expectedVersion` is stale (`details.currentVersion`).',
   PRECONDITION_FAILED: 'The `If-Match` version is stale (`details.currentVersion`).',
   RATE_LIMITED: 'Too many requests; see `Retry-After`.',
@@ -281,12 +304,23 @@ export function buildGovernedOpenApi(resources: readonly DocumentedResource[], s
     for (const operation of GOVERNED_OPERATIONS) {
       if (operation.service === undefined || (operation.name === 'rollback' && !rollbackEnabled)) continue;
       const path = `${SCOPE_PREFIX[entity.scope]}/${resourceName}${TARGET_SUFFIX[operation.target]}`;
-      const parameters = [...scopeParams, ...(operation.target === 'collection' ? [] : [uuidParam('id', 'Record id.')])];
+      const parameters = [
+        ...scopeParams,
+        ...(operation.target === 'collection' ? [] : [uuidParam('id', 'Record id.')]),
+        ...(operation.target === 'version' ? [param('version', 'path', { type: 'integer', minimum: 1 }, 'A version of the record.')] : []),
+      ];
       if (operation.name === 'list') parameters.push(...listParameters(entity));
       else parameters.push(...queryParameters(operation));
       for (const header of Object.keys(operation.headers?.shape ?? {}))
         parameters.push(param(HEADER_DOC[header]!.name, 'header', { type: 'string' }, HEADER_DOC[header]!.description));
-      const answer = operation.answer === 'list' ? `${name}Page` : operation.answer === 'record' ? `${name}Answer` : 'VersionPage';
+      const answer =
+        operation.answer === 'list'
+          ? `${name}Page`
+          : operation.answer === 'record'
+            ? `${name}Answer`
+            : operation.answer === 'changes'
+              ? 'ChangesAnswer'
+              : 'VersionPage';
       const body =
         operation.name === 'create'
           ? `${name}Create`

@@ -123,4 +123,14 @@ export const governedApiOptionsSchema = z.strictObject({
   auditRoutes: z.boolean().optional(),
   eventRoutes: z.boolean().optional(),
   eventFeed: z.strictObject({ maxWaiters: z.number().optional(), maxWaitersPerActor: z.number().optional() }).optional(),
+  // The verifiable log (docs/verifiable-history.md); the signer's shape is checked where it is used.
+  log: z
+    .strictObject({
+      signer: z.custom<object>((value) => typeof value === 'object' && value !== null, 'must be a signer: await noteSigner(signerKey)'),
+      origin: z.string().optional(),
+      everyLeaves: z.number().optional(),
+      everySeconds: z.number().optional(),
+      sink: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function').optional(),
+    })
+    .optional(),
 });

@@ -16,7 +16,19 @@ import type { EventSubscriber } from './events/emit.ts';
 import type { BusinessRules } from './rules/business-rules.ts';
 import type { GovernedLogger, MetricsRegistry } from './metrics.ts';
 import type { JsonPatchOperation } from './patch.ts';
-import type { AuditView, ConcurrencyOptions, GovernedContext, HistoryPage, HistoryParams, ListParams, ListView, RecordView, VersionView } from './types.ts';
+import type {
+  AuditView,
+  ChangesView,
+  ConcurrencyOptions,
+  GovernedContext,
+  HistoricalView,
+  HistoryPage,
+  HistoryParams,
+  ListParams,
+  ListView,
+  RecordView,
+  VersionView,
+} from './types.ts';
 
 /**
  * The entity option: a `defineEntity(...)` result (its record type flows into the service), a
@@ -175,6 +187,19 @@ export interface GovernedService<T extends EntityTypes = GeneralEntityTypes> {
   versions(context: GovernedContext, id: string, params?: HistoryParams): Promise<HistoryPage<VersionView>>;
   /** One audit record of this entity by id; needs `audit:read`. */
   getAudit(context: GovernedContext, auditId: string): Promise<AuditView>;
+  /**
+   * The record as it was at an instant (RFC 3339 date-time or `Date`), a soft-deleted state with
+   * its `deletedAt`; needs `audit:read`. 404 before the record existed, 410 `HISTORY_PURGED` when
+   * retention removed that state, 422 `TIME_TRAVEL_DISABLED` on tier-3 (docs/time-travel.md).
+   */
+  asOf(context: GovernedContext, id: string, asOf: string | Date): Promise<HistoricalView<T['record']>>;
+  /** The record at version `version` (as `GET …/{id}/versions/{n}`); needs `audit:read`. */
+  versionAt(context: GovernedContext, id: string, version: number): Promise<HistoricalView<T['record']>>;
+  /**
+   * One RFC 6902 patch that turns version `from` into version `to` (either direction), computed
+   * from the two states as this caller sees them; needs `audit:read`.
+   */
+  changes(context: GovernedContext, id: string, range: { from: number; to: number }): Promise<ChangesView>;
 }
 
 /** The body of a rollback. */

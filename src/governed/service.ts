@@ -14,6 +14,9 @@ import { deleteOperation } from './service-delete.ts';
 import { auditOperation, historyOperation, versionsOperation } from './service-history.ts';
 import { getOperation, listOperation } from './service-read.ts';
 import { rollbackOperation } from './service-rollback.ts';
+import { getAtOperation, listAtOperation } from './time-travel/read-operations.ts';
+import { asOfOperation, changesOperation, versionAtOperation } from './time-travel/record-operations.ts';
+import { AsOfInputSchema, ChangesQuerySchema, VersionRefSchema } from './time-travel/schemas.ts';
 import {
   BodyObjectSchema,
   HistoryParamsSchema,
@@ -44,6 +47,10 @@ export const SERVICE_OPERATIONS = {
   versions: versionsOperation,
   history: historyOperation,
   getAudit: auditOperation,
+  getAt: getAtOperation,
+  listAt: listAtOperation,
+  versionAt: versionAtOperation,
+  changes: changesOperation,
 } as const;
 
 /** Names of the service operations. */
@@ -137,7 +144,7 @@ function serviceOver(ctx: ServiceContext, listSchema: ReturnType<typeof listPara
         object(input),
       ),
     get: (context, id, getOptions = {}) => call('get', getOperation, context, () => ({ id: parseId(id), includeDeleted: getOptions.includeDeleted === true })),
-    list: (context, params = {}) => call('list', listOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
+    list: (context, params = {}) => call('list', listAtOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
     update: (context, id, body, concurrency) =>
       call('update', updateOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), object(body)),
     delete: (context, id, concurrency) => call('delete', deleteOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) })),
@@ -160,6 +167,12 @@ function serviceOver(ctx: ServiceContext, listSchema: ReturnType<typeof listPara
     versions: (context, id, params = {}) =>
       call('versions', versionsOperation, context, () => ({ id: parseId(id), paging: historyPaging(parseInput(HistoryParamsSchema, params, 'parameter')) })),
     getAudit: (context, auditId) => call('getAudit', auditOperation, context, () => ({ auditId: parseId(auditId, 'Audit record') })),
+    asOf: (context, id, instant) =>
+      call('asOf', asOfOperation, context, () => ({ id: parseId(id), asOf: parseInput(AsOfInputSchema, instant, 'parameter', 'asOf') })),
+    versionAt: (context, id, version) =>
+      call('versionAt', versionAtOperation, context, () => ({ id: parseId(id), version: parseInput(VersionRefSchema, version, 'parameter', 'version') })),
+    changes: (context, id, range) =>
+      call('changes', changesOperation, context, () => ({ id: parseId(id), ...parseInput(ChangesQuerySchema, range, 'parameter') })),
   };
   return service;
 }

@@ -3,6 +3,7 @@
  * metadata, and the camelCase shapes it answers (docs/governed-conventions.md Area B).
  */
 import type { AuditEventType, AuditRecord, CountMethod, FilterOperator, StoredRecord } from '../storage/types.ts';
+import type { JsonPatchOperation } from './patch.ts';
 
 /** The authenticated caller. Built from a verified token by the HTTP layer, or by hand in programmatic use. */
 export interface Actor {
@@ -77,6 +78,8 @@ export interface ListMeta {
   pageSize: number;
   /** Present when a count method was asked for: `exact` (counted) or `planned` (counting stopped at 1,001 matches: `total` is at least that). */
   count?: 'exact' | 'planned';
+  /** The instant of a list read as of an instant (`asOf`), normalised to UTC. */
+  asOf?: string;
 }
 
 /** A collection answer `{ data, meta: { total, page, pageSize } }`. */
@@ -115,6 +118,11 @@ export interface ListParams<SortField extends string = string, FilterField exten
    * When given, `meta.count` says which was used. @default exact
    */
   count?: CountMethod;
+  /**
+   * Read the collection as it was at this instant (RFC 3339 date-time, or a `Date`): filters, sort
+   * and paging apply to the states current then (docs/time-travel.md). Needs `audit:read`.
+   */
+  asOf?: string | Date;
 }
 
 /** An audit record on the wire (camelCase fields of docs/governed-conventions.md#audit-record's audit record, plus `reason`). */
@@ -153,4 +161,22 @@ export interface ConcurrencyOptions {
   ifMatch?: number;
   /** Version from `?expectedVersion=` (DELETE) or given programmatically; stale → 409. */
   expectedVersion?: number;
+}
+
+/** `meta` of a record read as it was (docs/time-travel.md). */
+export interface HistoricalMeta extends RecordMeta {
+  /** The instant the state is read at: the `asOf` asked for, or (for `versions/{n}`) when that version was written. */
+  asOf: string;
+}
+
+/** A record as it was at a version or an instant: `{ data, meta }` like a GET, `meta.version` the historical version. */
+export interface HistoricalView<F extends object = GeneralFields> {
+  data: EntityData<F>;
+  meta: HistoricalMeta;
+}
+
+/** `GET …/{id}/changes?from=&to=`: one RFC 6902 patch turning version `from` into version `to`. */
+export interface ChangesView {
+  data: JsonPatchOperation[];
+  meta: { from: number; to: number };
 }

@@ -230,6 +230,12 @@ export interface AuditQuery {
   workspaceIds?: readonly string[];
   /** Only records within this reach; absent: no such filter. */
   reach?: HistoryReach;
+  /**
+   * Only records whose diff changed this field: a JSON Pointer (`/status`) matching operations on
+   * it or below it (`/address` matches `/address/city`), an `add` of null excepted (a create adds
+   * every field, unset ones as null). Filtered before paging. Absent: no such filter.
+   */
+  field?: string;
   cellId?: string;
   resourceType?: string;
   resourceId?: string;
@@ -338,6 +344,20 @@ export interface StorageSession {
   putVersionState(model: EntityStorageModel, state: StoredRecord): Promise<void>;
   /** The state stored for (record id, version), or null. O(1) in history length. */
   getVersionState(model: EntityStorageModel, scope: RecordScope, id: string, version: number): Promise<StoredRecord | null>;
+  /**
+   * The state of a record current at `at` (ISO 8601 UTC): of its stored states recorded at or
+   * before `at` (a state's time is its `updatedAt`), the latest, the higher version on a tie; null
+   * when there is none in `scope`. One index probe whatever the history length (time travel,
+   * docs/time-travel.md).
+   */
+  getVersionStateAt(model: EntityStorageModel, scope: RecordScope, id: string, at: string): Promise<StoredRecord | null>;
+  /**
+   * The states current at `at` ({@link StorageSession.getVersionStateAt}) of the records of `scope`
+   * created at or before `at`, one per record, ascending by id after `after` (null: from the
+   * first), at most `limit`: a keyset batch of a collection read as of an instant. A record whose
+   * state at `at` is no longer stored (purged history) is absent.
+   */
+  listVersionStatesAt(model: EntityStorageModel, scope: RecordScope, at: string, after: string | null, limit: number): Promise<StoredRecord[]>;
   getIdempotency(tenantId: string, actorId: string, key: string): Promise<IdempotencyRecord | null>;
   /**
    * Stores the first answer for a key; resolves false (and stores nothing) if the key already has

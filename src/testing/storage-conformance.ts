@@ -40,6 +40,7 @@ import { listConformanceCases } from './storage-conformance-lists.ts';
 import { reachConformanceCases } from './storage-conformance-reach.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
+import { timeTravelConformanceCases } from './storage-conformance-time-travel.ts';
 
 export type { RawAuditRows } from './storage-conformance-service.ts';
 
@@ -113,6 +114,7 @@ export const storageConformanceSuites = [
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'lifecycle', register: lifecycleConformanceCases },
   { name: 'change-sets', register: changeSetConformanceCases },
+  { name: 'time-travel', register: timeTravelConformanceCases },
   { name: 'durability', requires: ['durable'], register: durabilityCases },
   { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },
   { name: 'append-only-audit', requires: ['appendOnlyAuditEnforced'], register: appendOnlyAuditCases },
@@ -420,6 +422,7 @@ function auditCases(driver: Current): void {
       const other = await driver().listAudit({ tenantId: scope.tenantId, resourceId: c!.id, limit: 10 });
       expect(other.records.map((r) => r.changeSetId)).toEqual([null]);
     });
+
 
     it('rejects a malformed cursor with VALIDATION_ERROR', async () => {
       for (const cursor of ['not a cursor', '', '!!!', 'bS4t', 'LTE']) {

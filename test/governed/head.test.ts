@@ -1,6 +1,6 @@
 /**
  * HEAD on governed paths (RFC 9110 §9.3.2): wherever GET answers (lists, a record, its versions,
- * the audit list, an audit record, the NDJSON export, the change feed, openapi.json), HEAD answers
+ * time-travel reads, the audit list, an audit record, the NDJSON export, the change feed, openapi.json), HEAD answers
  * the same status and headers with no body, over HTTP (the Node adapter) and to a caller of the
  * handler itself (what Bun, Deno and workerd are). `Allow` lists HEAD wherever it lists GET.
  */
@@ -37,6 +37,10 @@ beforeAll(async () => {
     { name: 'a record it may not see (404)', path: `${paths.customers()}/${ids.otherCell}`, token: admin },
     { name: 'a list without a token (401)', path: paths.customers() },
     { name: "a record's versions", path: `${paths.customers()}/${id}/versions`, token: admin },
+    { name: 'a record as of an instant', path: `${paths.customers()}/${id}?asOf=2999-01-01T00:00:00Z`, token: admin },
+    { name: 'a record at a version', path: `${paths.customers()}/${id}/versions/1`, token: admin },
+    { name: "a record's changes", path: `${paths.customers()}/${id}/changes?from=1&to=1`, token: admin },
+    { name: 'a list as of an instant', path: `${paths.customers()}?asOf=2999-01-01T00:00:00Z`, token: admin },
     { name: 'the audit list', path: `/v1/audit?resourceId=${id}`, token: admin },
     { name: 'an audit record', path: `/v1/audit/${auditId}`, token: admin },
     { name: 'the audit export', path: `/v1/audit?resourceId=${id}`, token: admin, headers: { accept: 'application/x-ndjson' } },

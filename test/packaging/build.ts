@@ -28,7 +28,7 @@ function newestSource(): number {
       } else if (/\.(ts|yaml|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
-  for (const dir of ['src', 'adapters', 'examples']) walk(join(root, dir));
+  for (const dir of ['src', 'adapters', 'build', 'examples']) walk(join(root, dir));
   return Math.max(newest, statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'tsup.config.ts')).mtimeMs);
 }
 

@@ -15,16 +15,18 @@ import { packOnce, root, run } from './pack.ts';
 
 /**
  * Every package of the production tree. Before (0.1.0): 106 packages, 46.3 MB (62 MB on disk),
- * among them express, hono, itty-router (deprecated) and @scarf/scarf (an install script).
+ * among them express, hono, itty-router (deprecated) and @scarf/scarf (an install script). The MCP
+ * server SDK is bundled into cellgate's MCP chunks (docs/decisions/B26.md), not installed.
  */
-const TREE = ['@modelcontextprotocol/core', '@modelcontextprotocol/server', 'cellgate', 'jose', 'kysely', 'yaml', 'zod'];
+const TREE = ['cellgate', 'jose', 'kysely', 'yaml', 'zod'];
 
 /**
- * Bytes of every file under the app's `node_modules`: 24.8 MB when this was written (the MCP
- * server SDK 8.4, zod 6.2, cellgate 6.1 with the Swagger UI files, kysely 3.3, yaml 0.7, jose
- * 0.2). The list above already refuses another package; the bound catches a package that grows.
+ * Bytes of every file under the app's `node_modules`, at most a third of 0.1.0's 46.3 MB (issue
+ * #26). 14.77 MB when this was written: zod 6.15, cellgate 4.40 (1.94 of it the Swagger UI files,
+ * 0.72 the bundled MCP SDK, no source maps), kysely 3.31, yaml 0.69, jose 0.22. The list above
+ * already refuses another package; the bound catches a package that grows.
  */
-const MAX_TREE_BYTES = 28_000_000;
+const MAX_TREE_BYTES = 15_400_000;
 
 interface Installed {
   app: string;

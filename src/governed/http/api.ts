@@ -19,6 +19,9 @@ import { createGovernedRouter, type RoutedResource } from './router.ts';
 import { runTransaction } from '../change-set/bind.ts';
 import type { Transaction, TransactionService } from '../change-set/transaction-types.ts';
 import type { GovernedContext } from '../types.ts';
+import { createCheckpoints, type VerifiableLogOptions } from '../log/checkpoints.ts';
+import { logRoutes } from '../log/routes.ts';
+import { withCheckpointTrigger } from '../log/write-trigger.ts';
 
 export type { GovernedApiResource, GovernedApiResources, GovernedResourcesOf } from '../api-resources.ts';
 
@@ -40,6 +43,15 @@ export interface GovernedApiOptions<R extends GovernedApiResources = GovernedApi
   eventRoutes?: boolean;
   /** Caps of the change feed's long-poll waiters (docs/events.md, docs/security.md). */
   eventFeed?: EventFeedOptions;
+  /**
+   * Signed checkpoints and proofs of the verifiable audit log (docs/verifiable-history.md): serves
+   * `GET /v1/audit/checkpoint`, `/v1/audit/proof`, `/v1/audit/{auditId}/proof` and `…/bundle`, and
+   * signs a checkpoint after writes every `everyLeaves` leaves or `everySeconds` seconds.
+   *
+   * @example
+   * createGovernedApi({ storage, auth, resources, log: { signer: await noteSigner(process.env.CELLGATE_LOG_SIGNING_KEY!), origin: 'audit.example.com' } });
+   */
+  log?: VerifiableLogOptions;
 }
 
 /** The handler of {@link createGovernedApi}, with its resources by path name. */
@@ -93,6 +105,7 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     auditRoutes: withAudit = true,
     eventRoutes: withEvents = true,
     eventFeed,
+    log,
     storage,
     redaction,
     audit,
@@ -103,9 +116,13 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     ...http
   } = options;
   const pipeline = pipelineOf(http, {}, storage);
+  // Checkpoints are signed after writes once due: the resources write through a storage that reports commits (B36).
+  const checkpoints = log === undefined ? undefined : createCheckpoints(storage, log, pipeline.logger);
+  // One object for writers and the feed, whose waiters are found by storage.
+  const store = checkpoints === undefined ? storage : withCheckpointTrigger(storage, checkpoints);
   const shared = {
     ...http,
-    storage,
+    storage: store,
     ...(redaction === undefined ? {} : { redaction }),
     ...(audit === undefined ? {} : { audit }),
     ...(metrics === undefined ? {} : { metrics }),
@@ -157,9 +174,16 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
   // The change feed is one more path beside the operation table; a substring test keeps every
   // other request on the table's single parse.
   const feedPath = `${basePath}/v1/events`;
-  const feed = withEvents ? eventFeedRoutes(storage, pipeline, basePath, reach, feedWaiterLimits(eventFeed)) : undefined;
-  const all: typeof match =
+  const feed = withEvents ? eventFeedRoutes(store, pipeline, basePath, reach, feedWaiterLimits(eventFeed)) : undefined;
+  const feedOrMatch: typeof match =
     feed === undefined ? match : async (request) => (request.url.includes(feedPath) ? ((await feed(request)) ?? match(request)) : match(request));
+  // The log's routes sit under /v1/audit/ beside the operation table, as the feed does (B36).
+  const logPath = `${basePath}/v1/audit/`;
+  const logMatch = checkpoints === undefined || !withAudit ? undefined : logRoutes(storage, pipeline, basePath, reach, checkpoints);
+  const all: typeof match =
+    logMatch === undefined
+      ? feedOrMatch
+      : async (request) => (request.url.includes(logPath) ? ((await logMatch(request)) ?? feedOrMatch(request)) : feedOrMatch(request));
   return Object.assign(createFetchHandler(all), {
     // Built from the same entries the type reads (keys and entity types), so the cast is what it says.
     resources: resources as GovernedResourcesOf<R>,

@@ -25,6 +25,8 @@ export interface AuditListInput {
   resourceType?: string | undefined;
   resourceId?: string | undefined;
   workspaceId?: string | undefined;
+  /** Only records that changed this field (JSON Pointer, checked by `AuditFieldSchema`). */
+  field?: string | undefined;
 }
 
 /** `GET /v1/audit`: a page of the audit records within the actor's reach, newest first. */
@@ -34,7 +36,7 @@ export async function listTenantAudit(
   actor: Actor,
   input: AuditListInput,
 ): Promise<HistoryPage<AuditView>> {
-  const { workspaceId, resourceType, resourceId } = input;
+  const { workspaceId, resourceType, resourceId, field } = input;
   const reach = policy.reach(actor, workspaceId);
   const paging: HistoryPaging = historyPaging(input);
   const query: AuditQuery = {
@@ -44,6 +46,7 @@ export async function listTenantAudit(
     reach,
     ...(resourceType === undefined ? {} : { resourceType }),
     ...(resourceId === undefined ? {} : { resourceId }),
+    ...(field === undefined ? {} : { field }),
     ...(workspaceId === undefined ? {} : { workspaceId }),
     ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
   };

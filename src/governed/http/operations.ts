@@ -18,12 +18,14 @@ import {
   IdempotencyKeySchema,
   IfMatchSchema,
   RollbackBodySchema,
+  parseInput,
   UuidSchema,
   VersionTextSchema,
 } from '../service-schemas.ts';
+import { AsOfSchema, AuditFieldSchema, ChangesQuerySchema, VersionAtQuerySchema, VersionRefSchema } from '../time-travel/schemas.ts';
 
 /** Where an operation's path sits below the prefix of its scope. */
-export type OperationTarget = 'collection' | 'item' | 'rollback' | 'versions' | 'audit' | 'auditItem';
+export type OperationTarget = 'collection' | 'item' | 'rollback' | 'versions' | 'version' | 'changes' | 'audit' | 'auditItem';
 
 /** Path suffix of each target below the resource (`{id}` is the record id). */
 export const TARGET_SUFFIX: Record<OperationTarget, string> = {
@@ -31,6 +33,8 @@ export const TARGET_SUFFIX: Record<OperationTarget, string> = {
   item: '/{id}',
   rollback: '/{id}/rollback',
   versions: '/{id}/versions',
+  version: '/{id}/versions/{version}',
+  changes: '/{id}/changes',
   audit: '',
   auditItem: '/{auditId}',
 };
@@ -46,6 +50,8 @@ export const SCOPE_PREFIX: Record<EntityScope, string> = {
 export interface RequestParts {
   /** The `{id}` / `{auditId}` path segment, already lower-cased and checked as a UUID. */
   id: string;
+  /** The `{version}` path segment of `…/{id}/versions/{version}`, as given (the entry parses it). */
+  version?: string;
   /** Query parameters as one object of strings (a repeated name was refused before). */
   query: Record<string, unknown>;
   /** The `headers` the entry reads, by lower-case name. */
@@ -72,7 +78,7 @@ export interface GovernedOperation {
   /** Success status. @default 200 */
   status?: 200 | 201;
   /** Whether the answer is one record (with `ETag`), a record page, or a history page. */
-  answer: 'record' | 'list' | 'history' | 'audit';
+  answer: 'record' | 'list' | 'history' | 'audit' | 'changes';
   /** Error codes it can answer besides the generic ones of every governed route. */
   errors: ErrorCode[];
   /** The operation's input from the parsed parts. */
@@ -114,6 +120,7 @@ export const AuditQuerySchema = HistoryParamsSchema.extend({
     .describe('Entity reference, e.g. `crm.Invoice@v1`.'),
   resourceId: UuidSchema.optional().describe('Only the history of this record.'),
   workspaceId: UuidSchema.optional().describe('Only this workspace (one where you hold a role, or any with a tenant-wide role).'),
+  field: AuditFieldSchema.optional(),
 }).strict();
 
 /** A bound of an audit export's range: an RFC 3339 date-time (or a date, midnight UTC), normalised to UTC. */
@@ -148,12 +155,12 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     method: 'GET',
     target: 'collection',
     summary: 'List records (filters, sorting, search, paging)',
-    service: 'list',
+    service: 'listAt',
     query: (entity) => listParamsSchema(entity),
     queryObject: listParamsOfQuery,
     headers: z.object({ prefer: PreferCountSchema.optional() }),
     answer: 'list',
-    errors: [],
+    errors: ['TIME_TRAVEL_DISABLED'],
     input: ({ query, headers }) => ({ ...query, ...(headers.prefer === undefined ? {} : { count: headers.prefer }) }),
     answerHeaders: (input): Record<string, string> => (typeof input.count === 'string' ? { 'preference-applied': `count=${input.count}` } : {}),
   },
@@ -175,18 +182,19 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     name: 'get',
     method: 'GET',
     target: 'item',
-    summary: 'Read one record',
-    service: 'get',
+    summary: 'Read one record (now, or as it was at an instant)',
+    service: 'getAt',
     query: () =>
       z.strictObject({
         includeDeleted: z
           .enum(['true', 'false'], 'includeDeleted must be true or false')
           .optional()
           .describe('Also return a soft-deleted record (admin access and the read permission).'),
+        asOf: AsOfSchema.optional(),
       }),
     answer: 'record',
-    errors: [],
-    input: ({ id, query }) => ({ id, includeDeleted: query.includeDeleted === 'true' }),
+    errors: ['TIME_TRAVEL_DISABLED', 'HISTORY_PURGED'],
+    input: ({ id, query }) => ({ id, includeDeleted: query.includeDeleted === 'true', ...(query.asOf === undefined ? {} : { asOf: query.asOf }) }),
   },
   {
     name: 'update',
@@ -236,6 +244,28 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     answer: 'history',
     errors: [],
     input: ({ id, query }) => ({ id, paging: historyPaging(query) }),
+  },
+  {
+    name: 'versionAt',
+    method: 'GET',
+    target: 'version',
+    summary: 'The record at one version',
+    service: 'versionAt',
+    query: () => VersionAtQuerySchema,
+    answer: 'record',
+    errors: ['TIME_TRAVEL_DISABLED', 'HISTORY_PURGED'],
+    input: ({ id, version }) => ({ id, version: parseInput(VersionRefSchema, version, 'parameter', 'version') }),
+  },
+  {
+    name: 'changes',
+    method: 'GET',
+    target: 'changes',
+    summary: 'One JSON Patch between two versions of a record',
+    service: 'changes',
+    query: () => ChangesQuerySchema,
+    answer: 'changes',
+    errors: ['TIME_TRAVEL_DISABLED', 'HISTORY_PURGED'],
+    input: ({ id, query }) => ({ id, from: query.from, to: query.to }),
   },
   {
     name: 'listAudit',

@@ -137,10 +137,10 @@ function scopeOfPath(raw: { workspaceId?: string; cellId?: string }): GovernedSc
 }
 
 /** Parses the query, headers and path id of a request into an operation's parts. */
-function partsOf(compiled: Compiled, request: Request, id: string): RequestParts {
+function partsOf(compiled: Compiled, request: Request, id: string, version?: string): RequestParts {
   const params = searchParamsOf(request.url);
   const query = parseInput(compiled.query, (compiled.operation.queryObject ?? plainQuery)(params), 'query parameter') as Record<string, unknown>;
-  return { id, query, headers: headersOf(compiled.operation, request) as RequestParts['headers'] };
+  return { id, query, headers: headersOf(compiled.operation, request) as RequestParts['headers'], ...(version === undefined ? {} : { version }) };
 }
 
 /** Builds the match function of every resource (and the audit routes) under one base path. */
@@ -164,7 +164,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     compiled: Compiled,
     request: Request,
     path: string,
-    raw: { workspaceId?: string; cellId?: string; id?: string },
+    raw: { workspaceId?: string; cellId?: string; id?: string; version?: string },
     span?: RequestSpan,
   ) => {
     const ctx = compiled.operation.answer === 'list' ? listContexts.get(resource)! : resource.ctx;
@@ -177,7 +177,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
         const scope: RecordScope = { tenantId: context.actor.tenantId, workspaceId: context.scope?.workspaceId ?? null, cellId: context.scope?.cellId ?? null };
         const { operation } = compiled;
         const service = SERVICE_OPERATIONS[operation.service!] as unknown as ServiceOperation<Record<string, unknown>, unknown>;
-        const head = operation.input(partsOf(compiled, request, id));
+        const head = operation.input(partsOf(compiled, request, id, raw.version));
         service.access(ctx, context, scope, head);
         const input =
           operation.body === undefined
@@ -256,7 +256,7 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
     }
     let mounted: Mounted | undefined;
     let at = 0;
-    const raw: { workspaceId?: string; cellId?: string; id?: string } = {};
+    const raw: { workspaceId?: string; cellId?: string; id?: string; version?: string } = {};
     if (segments[0] === 'workspaces' && segments.length >= 3) {
       raw.workspaceId = segments[1]!;
       const cell = segments[2] === 'cells' && segments.length >= 5 ? byScope['cell-isolated'].get(segments[4]!) : undefined;
@@ -285,9 +285,14 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
             ? 'rollback'
             : tail === 2 && segments[at + 1] === 'versions'
               ? 'versions'
-              : undefined;
+              : tail === 2 && segments[at + 1] === 'changes'
+                ? 'changes'
+                : tail === 3 && segments[at + 1] === 'versions'
+                  ? 'version'
+                  : undefined;
     if (target === undefined) return undefined;
     if (tail > 0) raw.id = segments[at]!;
+    if (target === 'version') raw.version = segments[at + 2]!;
     const resource = mounted.resource;
     const collectionPath = path.slice(0, prefix.length) + segments.slice(0, at).join('/');
     return dispatch(resource.pipeline, mounted.targets, target, request, (compiled, span) =>

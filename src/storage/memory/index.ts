@@ -31,6 +31,8 @@ import { inScope, referrersIn, runListQuery } from './list.ts';
 import { pageInBatches } from './list-batches.ts';
 import { MemoryLog, stageLeaf, type StagedLeaf } from './log.ts';
 import { Mutex } from './mutex.ts';
+import { stateAt, statesAt, type VersionLookup } from './time-travel.ts';
+import { diffChangesField } from '../audit-field.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 /** Key of a version state: (resource type, record id, version). */
@@ -105,6 +107,7 @@ function auditMatches(record: AuditRecord, query: AuditQuery): boolean {
     (query.workspaceId === undefined || record.workspaceId === query.workspaceId) &&
     (query.workspaceIds === undefined || (record.workspaceId !== null && query.workspaceIds.includes(record.workspaceId))) &&
     withinOptionalReach(query.reach, record.resourceType, record.workspaceId) &&
+    (query.field === undefined || diffChangesField(record.diff, query.field)) &&
     (query.cellId === undefined || record.cellId === query.cellId) &&
     (query.resourceType === undefined || record.resourceType === query.resourceType) &&
     (query.resourceId === undefined || record.resourceId === query.resourceId) &&
@@ -245,6 +248,26 @@ class MemorySession implements StorageSession {
     return state !== undefined && inScope(state, scope) ? copy(state) : null;
   }
 
+  async getVersionStateAt(model: EntityStorageModel, scope: RecordScope, id: string, at: string): Promise<StoredRecord | null> {
+    const state = stateAt(this.current(model, id), this.versionLookup(model, id), scope, at);
+    return state === null ? null : copy(state);
+  }
+
+  async listVersionStatesAt(model: EntityStorageModel, scope: RecordScope, at: string, after: string | null, limit: number): Promise<StoredRecord[]> {
+    const committed = this.base.records.get(model.table) ?? new Map<string, StoredRecord>();
+    const staged = this.staged?.records.get(model.table);
+    const records = staged === undefined || staged.size === 0 ? committed.values() : new Map([...committed, ...staged]).values();
+    return statesAt(records, (id) => this.versionLookup(model, id), scope, at, after, limit).map(copy);
+  }
+
+  /** The stored states of one record by version, staged ones first. */
+  private versionLookup(model: EntityStorageModel, id: string): VersionLookup {
+    return (version) => {
+      const key = versionKey(model.resourceType, id, version);
+      return this.staged?.versions.get(key) ?? this.base.versions.get(key);
+    };
+  }
+
   async getIdempotency(tenantId: string, actorId: string, key: string): Promise<IdempotencyRecord | null> {
     const id = idempotencyKey(tenantId, actorId, key);
     const record = this.staged?.idempotency.get(id) ?? this.base.idempotency.get(id);
@@ -336,6 +359,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver
     listAudit: (query) => reader.listAudit(query),
     getAudit: (tenantId, auditId) => reader.getAudit(tenantId, auditId),
     getVersionState: (model, scope, id, version) => reader.getVersionState(model, scope, id, version),
+    getVersionStateAt: (model, scope, id, at) => reader.getVersionStateAt(model, scope, id, at),
+    listVersionStatesAt: (model, scope, at, after, limit) => reader.listVersionStatesAt(model, scope, at, after, limit),
     getIdempotency: (tenantId, actorId, key) => reader.getIdempotency(tenantId, actorId, key),
     // Writes outside a transaction are one-statement transactions, so they queue behind open ones.
     insert: (model, record) => transaction((session) => session.insert(model, record)),

@@ -342,6 +342,20 @@ function retentionStep(dialect: SqlDialect): MigrationStep {
 }
 
 /**
+ * Time travel (docs/time-travel.md): the state of a record at an instant is one probe of this
+ * index, `(resource_type, id, recorded_at, version)`, whatever the length of its history.
+ */
+function timeTravelStep(): MigrationStep {
+  return {
+    name: 'cellgate:time-travel',
+    checksum: 'time-travel@1',
+    async apply(tx) {
+      await createIndex(VERSION_TABLE, 'as_of_idx', ['resource_type', 'id', 'recorded_at', 'version']).execute(tx);
+    },
+  };
+}
+
+/**
  * The outbox's per-record index: erasure rewrites one record's events, found through it without a
  * walk over the tenant's whole outbox.
  */
@@ -553,6 +567,7 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     auditExportStep(dialect),
     retentionStep(dialect),
     eventRecordIndexStep(dialect),
+    timeTravelStep(),
     eventPositionsStep(dialect),
     changeSetStep(dialect),
     logStep(dialect),

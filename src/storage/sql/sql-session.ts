@@ -28,6 +28,8 @@ import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { jsonLength, sizedPage } from './sized-page.ts';
 import { mapErrors } from './sql-errors.ts';
 import { runCached, type StatementCache } from './statement-cache.ts';
+import { getVersionStateAt, listVersionStatesAt } from './time-travel.ts';
+import { fieldChangedCondition } from './audit-field.ts';
 
 const VERSION_COLUMN_NAMES = VERSION_COLUMNS.map((spec) => spec.name);
 
@@ -180,6 +182,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
         if (query.workspaceIds !== undefined)
           parts.push(query.workspaceIds.length === 0 ? sql`1 = 0` : sql`${sql.ref('workspace_id')} IN (${sql.join(query.workspaceIds)})`);
         if (query.reach !== undefined) parts.push(reachCondition(query.reach));
+        if (query.field !== undefined) parts.push(fieldChangedCondition(dialect, query.field));
         if (query.cellId !== undefined) parts.push(sql`${sql.ref('cell_id')} = ${query.cellId}`);
         if (query.resourceType !== undefined) parts.push(sql`${sql.ref('resource_type')} = ${query.resourceType}`);
         if (query.resourceId !== undefined) parts.push(sql`${sql.ref('resource_id')} = ${query.resourceId}`);
@@ -235,6 +238,14 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
           AND ${scopeCondition(scope)}`.execute(db);
         return rows[0] ? (dialect.decode('json', rows[0].state) as StoredRecord) : null;
       });
+    },
+
+    getVersionStateAt(model, scope, id, at) {
+      return getVersionStateAt(dialect, db, model, scope, id, at);
+    },
+
+    listVersionStatesAt(model, scope, at, after, limit) {
+      return listVersionStatesAt(dialect, db, model, scope, at, after, limit);
     },
 
     getIdempotency(tenantId, actorId, key) {
