@@ -12,28 +12,29 @@ import type { ListPageView } from './list-page.ts';
 
 const utf8 = new TextEncoder();
 
-/** Items of a batch as they stand in the JSON array: comma-separated, each `JSON.stringify`'d. */
-function itemsText(items: readonly unknown[]): string {
-  let text = '';
-  for (let index = 0; index < items.length; index += 1) text += (index === 0 ? '' : ',') + JSON.stringify(items[index]);
-  return text;
-}
-
-/** The chunks of `JSON.stringify({ data, ...others })` with `data` the page's batches in order. */
+/**
+ * The chunks of `JSON.stringify({ data, ...others })` with `data` the page's batches in order: one
+ * chunk per record, so besides the batch being served the process holds one record's text.
+ */
 async function* pageText(view: ListPageView): AsyncGenerator<string> {
   const { data, rest, ...others } = view;
-  let written = data.length > 0;
-  yield `{"data":[${itemsText(data)}`;
+  let separator = '{"data":[';
+  for (const item of data) {
+    yield separator + JSON.stringify(item);
+    separator = ',';
+  }
   if (rest !== undefined) {
     for await (const batch of rest) {
-      if (batch.length === 0) continue;
-      yield (written ? ',' : '') + itemsText(batch);
-      written = true;
+      for (const item of batch) {
+        yield separator + JSON.stringify(item);
+        separator = ',';
+      }
     }
   }
   // `others` holds `meta` (and whatever follows `data` in the view), in the view's key order.
   const tail = JSON.stringify(others);
-  yield tail === '{}' ? ']}' : `],${tail.slice(1)}`;
+  const close = tail === '{}' ? ']}' : `],${tail.slice(1)}`;
+  yield separator === ',' ? close : `${separator}${close}`;
 }
 
 /**
