@@ -13,4 +13,22 @@ export type { Counter, Histogram, MetricsRegistry, GovernedLogEntry, GovernedLog
 export { applyPatch, parsePatch, jsonEqual, type JsonPatchOperation } from './patch.ts';
 export { diffStates, REDACTED, type RedactedOperation } from './audit/index.ts';
 export { canonicalJson, requestHash } from './idempotency.ts';
-export { HISTORY_LIMIT } from '../limits.ts';
+export { HISTORY_LIMIT, MAX_CHANGE_SET_WRITES, RULE_TIMEOUT_MS } from '../limits.ts';
+export {
+  BusinessRuleError,
+  rulesFor,
+  type AfterCommitContext,
+  type BusinessRules,
+  type RuleContext,
+  type RuleInput,
+  type RuleOperation,
+} from './rules/business-rules.ts';
+export { BusinessRuleFailure } from './rules/validate.ts';
+export type {
+  ContextBound,
+  Transaction,
+  TransactionMethod,
+  TransactionReader,
+  TransactionReadService,
+  TransactionService,
+} from './change-set/transaction-types.ts';

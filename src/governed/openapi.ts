@@ -167,6 +167,11 @@ function sharedSchemas(): Record<string, Json> {
         diff: {},
         snapshot: {},
         reason: { type: ['string', 'null'] },
+        changeSetId: {
+          type: ['string', 'null'],
+          format: 'uuid',
+          description: 'The change set of the write (`api.transaction`, a cascade); null for a write on its own.',
+        },
       },
       required: ['id', 'tenantId', 'resourceType', 'resourceId', 'resourceVersion', 'eventType', 'actorId', 'occurredAt'],
     },

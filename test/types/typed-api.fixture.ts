@@ -6,6 +6,8 @@
  * directive and the test fails.
  */
 import {
+  BusinessRuleError,
+  rulesFor,
   composeHandlers,
   createContractHandler,
   createGovernedApi,
@@ -132,4 +134,46 @@ export async function testApi(): Promise<void> {
   const old = await createTestApi({ entities: [Task] });
   const answer = await old.as({ roles: ['editor'] }).tasks?.create({ title: 'x' });
   void answer;
+}
+
+/** `api.transaction`: `tx` has every resource's typed methods with the context bound; rules typed by `rulesFor`. */
+export async function transactions(): Promise<void> {
+  const api = createGovernedApi({
+    storage: memoryStorage(),
+    auth: { secret },
+    resources: {
+      projects: Project,
+      tasks: {
+        entity: Task,
+        rules: rulesFor(Task, {
+          async validate(_input, { next, tx }) {
+            const title: string | undefined = next?.title;
+            if (title === 'x') throw new BusinessRuleError('No x', [{ path: 'title', message: 'Not x' }]);
+            const project = next === null ? undefined : await tx.projects?.get(next.projectId);
+            return project === undefined ? [] : [{ path: 'projectId', message: String(project.data.name) }];
+          },
+        }),
+      },
+    },
+  });
+  const created = await api.transaction(context, async (tx) => {
+    const project = await tx.projects.create({ name: 'Launch', status: 'ACTIVE' });
+    const status: 'ACTIVE' | 'ARCHIVED' = project.data.status;
+    void status;
+    const task = await tx.tasks.create({ title: 'Plan', projectId: project.data.id });
+    await tx.tasks.update(task.data.id, { expectedVersion: 1, done: true });
+    // @ts-expect-error a misspelt field inside a transaction
+    await tx.tasks.create({ titel: 'Plan', projectId: project.data.id });
+    // @ts-expect-error a resource the API does not have
+    void tx.nope;
+    // @ts-expect-error the context is bound: a method takes no context
+    await tx.tasks.get(context, task.data.id);
+    // @ts-expect-error one resource's field on another
+    await tx.projects.update(project.data.id, { expectedVersion: 1, title: 'x' });
+    return task;
+  });
+  const title: string = created.data.title;
+  void title;
+  // @ts-expect-error a typed rule's record has no such field
+  void rulesFor(Task, { validate: (_input, { next }) => void next?.titel });
 }

@@ -27,6 +27,8 @@ export interface AuditListInput {
   workspaceId?: string | undefined;
   /** Only records that changed this field (JSON Pointer, checked by `AuditFieldSchema`). */
   field?: string | undefined;
+  /** Only records of this change set (docs/decisions/B27.md). */
+  changeSetId?: string | undefined;
 }
 
 /** `GET /v1/audit`: a page of the audit records within the actor's reach, newest first. */
@@ -36,7 +38,7 @@ export async function listTenantAudit(
   actor: Actor,
   input: AuditListInput,
 ): Promise<HistoryPage<AuditView>> {
-  const { workspaceId, resourceType, resourceId, field } = input;
+  const { workspaceId, resourceType, resourceId, field, changeSetId } = input;
   const reach = policy.reach(actor, workspaceId);
   const paging: HistoryPaging = historyPaging(input);
   const query: AuditQuery = {
@@ -47,6 +49,7 @@ export async function listTenantAudit(
     ...(resourceType === undefined ? {} : { resourceType }),
     ...(resourceId === undefined ? {} : { resourceId }),
     ...(field === undefined ? {} : { field }),
+    ...(changeSetId === undefined ? {} : { changeSetId }),
     ...(workspaceId === undefined ? {} : { workspaceId }),
     ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
   };

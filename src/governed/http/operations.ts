@@ -121,6 +121,7 @@ export const AuditQuerySchema = HistoryParamsSchema.extend({
   resourceId: UuidSchema.optional().describe('Only the history of this record.'),
   workspaceId: UuidSchema.optional().describe('Only this workspace (one where you hold a role, or any with a tenant-wide role).'),
   field: AuditFieldSchema.optional(),
+  changeSetId: UuidSchema.optional().describe('Only the records written by this change set (`api.transaction`, a cascade).'),
 }).strict();
 
 /** A bound of an audit export's range: an RFC 3339 date-time (or a date, midnight UTC), normalised to UTC. */
@@ -175,7 +176,7 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     body: BodyObjectSchema,
     status: 201,
     answer: 'record',
-    errors: [...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'CONFLICT'],
+    errors: [...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'CONFLICT', 'BUSINESS_RULE_VIOLATION'],
     input: ({ headers }) => (headers['idempotency-key'] === undefined ? {} : { idempotencyKey: headers['idempotency-key'] }),
   },
   {
@@ -218,7 +219,7 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     query: () => z.strictObject({ expectedVersion: VersionTextSchema.optional() }),
     headers: IfMatchHeader,
     answer: 'record',
-    errors: ['CONFLICT', 'PRECONDITION_FAILED'],
+    errors: ['CONFLICT', 'PRECONDITION_FAILED', 'BUSINESS_RULE_VIOLATION'],
     input: (parts) => ({ id: parts.id, ...versionsOf(parts) }),
   },
   {
@@ -231,7 +232,7 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     headers: IfMatchHeader,
     body: BodyObjectSchema.pipe(RollbackBodySchema),
     answer: 'record',
-    errors: [...WRITE_ERRORS, 'CONFLICT', 'PRECONDITION_FAILED', 'ROLLBACK_DISABLED', 'INVALID_TARGET_VERSION'],
+    errors: [...WRITE_ERRORS, 'CONFLICT', 'PRECONDITION_FAILED', 'ROLLBACK_DISABLED', 'INVALID_TARGET_VERSION', 'BUSINESS_RULE_VIOLATION'],
     input: (parts) => ({ id: parts.id, ...versionsOf(parts) }),
   },
   {
