@@ -407,6 +407,13 @@ export const MIGRATION_BACKFILL_BATCH = 500;
  */
 export const OPTION_SUGGESTION_DISTANCE = 3;
 
+/**
+ * Field-access masks kept per entity (docs/field-access.md): one per distinct set of roles a
+ * reader holds where a record lives, least recently used dropped first. A mask is cheap to compute
+ * again, so the bound only caps memory against callers that cycle through many role sets.
+ */
+export const FIELD_ACCESS_CACHE_SIZE = 256;
+
 
 /**
  * Time travel (docs/time-travel.md): records whose state at the instant a collection read as of

@@ -14,6 +14,7 @@ import { HISTORY_REACH_MAX_TERMS } from '../limits.ts';
 import { reachAdmits } from '../storage/history-reach.ts';
 import type { HistoryReach, HistoryReachGrant } from '../storage/types.ts';
 import type { AccessPolicy } from './access.ts';
+import type { FieldAccess, FieldMask } from './field-access.ts';
 import type { Actor } from './types.ts';
 
 /**
@@ -27,6 +28,8 @@ export const AUDIT_LOG_RESOURCE_TYPE = 'cellgate.AuditLog';
 export interface ReachResource {
   resourceType: string;
   policy: Pick<AccessPolicy, 'permissions' | 'scope' | 'plans'>;
+  /** Who may view each field of the type (docs/field-access.md); absent: every field follows `permissions`. */
+  fields?: FieldAccess;
 }
 
 /** The history reach of the resources of one API. */
@@ -39,6 +42,11 @@ export interface HistoryReachPolicy {
   reach(actor: Actor, workspaceId?: string): HistoryReach;
   /** Whether the actor may read one history record (the audit item; 403 without `audit:read`). */
   admits(actor: Actor, resourceType: string, workspaceId: string | null): boolean;
+  /**
+   * The field mask of `actor` on a history record of `resourceType` in `workspaceId`: what of its
+   * diff and snapshot it may see (docs/field-access.md). Undefined when nothing is hidden.
+   */
+  maskFor(actor: Pick<Actor, 'roles' | 'workspaces'>, resourceType: string, workspaceId: string | null): FieldMask | undefined;
 }
 
 /** 403 `FORBIDDEN` unless the actor holds `audit:read` (every history read). */
@@ -119,7 +127,11 @@ export function historyReachPolicy(resources: readonly ReachResource[]): History
     const { view, edit, admin } = resource.policy.permissions;
     return { ...resource, readers: new Set([...view, ...edit, ...admin]) };
   });
+  const fields = new Map(resources.flatMap((resource) => (resource.fields?.declared ? [[resource.resourceType, resource.fields] as const] : [])));
   return {
+    maskFor(actor, resourceType, workspaceId) {
+      return fields.get(resourceType)?.maskFor(actor, workspaceId);
+    },
     reach(actor, workspaceId) {
       requireAuditRead(actor);
       if (workspaceId !== undefined && !holdsRoleIn(actor, workspaceId)) throw new CellgateError('FORBIDDEN', 'You hold no role in this workspace.');

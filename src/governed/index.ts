@@ -13,6 +13,7 @@ export type { Counter, Histogram, MetricsRegistry, GovernedLogEntry, GovernedLog
 export { applyPatch, parsePatch, jsonEqual, type JsonPatchOperation } from './patch.ts';
 export { diffStates, REDACTED, type RedactedOperation } from './audit/index.ts';
 export { canonicalJson, requestHash } from './idempotency.ts';
+export type { AccessPrincipal, ApiAccess } from './principal-access.ts';
 export { HISTORY_LIMIT, MAX_CHANGE_SET_WRITES, RULE_TIMEOUT_MS } from '../limits.ts';
 export {
   BusinessRuleError,

@@ -10,6 +10,7 @@ import type { AuditEventType, DomainEvent, EntityStorageModel, RecordScope, Stor
 import type { AccessPolicy } from './access.ts';
 import { buildAuditRecord, TenantHasher, type AuditPolicy } from './audit/index.ts';
 import { EntityCodec } from './codec.ts';
+import { FieldAccess, maskView } from './field-access.ts';
 import type { WriteScope } from './change-set/write-scope.ts';
 import { createEventPublisher, eventFromAudit, reportHookFailure, type EventPublisher } from './events/emit.ts';
 import { lifecyclePolicy, type LifecyclePolicy } from './lifecycle/policy.ts';
@@ -46,6 +47,8 @@ export interface ServiceContext {
   readonly events: EventPublisher;
   /** Retention, immutability and soft-delete purge policy per tenant (docs/lifecycle.md). */
   readonly lifecycle: LifecyclePolicy;
+  /** Who may view and edit each field (docs/field-access.md): every answer passes through it. */
+  readonly fieldAccess: FieldAccess;
   /** The entity's business rules (docs/decisions/B28.md), run by every write after {@link writeChecks}. */
   readonly rules: BusinessRules | undefined;
   /**
@@ -115,6 +118,7 @@ export function createServiceContext(options: GovernedServiceOptions, model?: En
     recordLimit: recordLimitOf(options.recordLimit),
     events: createEventPublisher({ storage, tier, onEvent: options.onEvent, logger: options.logger }),
     lifecycle: lifecyclePolicy(options),
+    fieldAccess: new FieldAccess(entity),
     rules: options.rules as BusinessRules | undefined,
     writeChecks: [],
     peers: new Map(),
@@ -287,7 +291,12 @@ export function written(ctx: ServiceContext, context: GovernedContext, eventType
     requestId: context.meta?.requestId ?? null,
     traceId: context.meta?.traceId ?? null,
   });
-  return ctx.codec.view(record);
+  return viewFor(ctx, context, record);
+}
+
+/** `{ data, meta }` of a record as the caller may see it: fields it may not view absent (docs/field-access.md). */
+export function viewFor(ctx: ServiceContext, context: GovernedContext, record: StoredRecord): RecordView {
+  return maskView(ctx.codec.view(record), ctx.fieldAccess.maskFor(context.actor, record.workspaceId));
 }
 
 /**

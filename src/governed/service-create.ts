@@ -4,8 +4,10 @@ import { IDEMPOTENCY_SWEEP_BATCH } from '../limits.ts';
 import type { IdempotencyRecord, RecordScope, StoredRecord } from '../storage/types.ts';
 import { authorize } from './access.ts';
 import { isLive, replayBody, replayTarget, requestHash } from './idempotency.ts';
+import { checkWritable } from './field-access.ts';
 import { withinWrite } from './change-set/write-scope.ts';
-import { checkRecordSize, write, type ServiceContext, type ServiceOperation } from './service-context.ts';
+import { checkRecordSize, viewFor, write, type ServiceContext, type ServiceOperation } from './service-context.ts';
+import type { GovernedContext } from './types.ts';
 import { invalidRecord } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -23,11 +25,12 @@ class KeyTaken extends Error {}
  * The first answer to a keyed create, rebuilt from the state of the version it created: the key's
  * record stores only that id and version, never field values.
  */
-async function replayed(ctx: ServiceContext, stored: IdempotencyRecord, hash: string, scope: RecordScope): Promise<RecordView> {
+async function replayed(ctx: ServiceContext, context: GovernedContext, stored: IdempotencyRecord, hash: string, scope: RecordScope): Promise<RecordView> {
   const target = replayTarget(stored, hash);
   const state = await ctx.storage.getVersionState(ctx.model, scope, target.id, target.version);
   if (state === null) throw new CellgateError('NOT_FOUND', 'The record created with this Idempotency-Key no longer exists');
-  return ctx.codec.view(state);
+  // Rendered for the caller as it is now: its roles may have changed since the first answer.
+  return viewFor(ctx, context, state);
 }
 
 /** The create operation. */
@@ -36,6 +39,8 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
     authorize(context.actor, ctx.policy, scope.workspaceId, 'create');
   },
   async run(ctx, context, scope, { body, idempotencyKey: key }, joined) {
+    // Before any value is looked at, so no message can echo a value the caller may not write.
+    checkWritable(ctx.fieldAccess.maskFor(context.actor, scope.workspaceId), Object.keys(body));
     const { values, issues } = ctx.codec.decode(body, false);
     if (issues.length > 0) throw invalidRecord('Invalid record', issues);
     checkRecordSize(ctx, values);
@@ -45,7 +50,7 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
     if (key !== undefined) {
       hash = await requestHash({ resourceType: ctx.resourceType, scope, body });
       const stored = await ctx.storage.getIdempotency(scope.tenantId, actorId, key);
-      if (stored !== null && isLive(stored, now)) return replayed(ctx, stored, hash, scope);
+      if (stored !== null && isLive(stored, now)) return replayed(ctx, context, stored, hash, scope);
     }
     const record: StoredRecord = {
       id: crypto.randomUUID(),
@@ -82,11 +87,11 @@ export const createOperation: ServiceOperation<CreateInput, RecordView> = {
       if (!(error instanceof KeyTaken) || key === undefined || hash === undefined) throw error;
       const stored = await ctx.storage.getIdempotency(scope.tenantId, actorId, key);
       if (stored === null) throw error;
-      return replayed(ctx, stored, hash, scope);
+      return replayed(ctx, context, stored, hash, scope);
     }
     // Each keyed create removes a bounded batch of expired keys, so the table stays bounded. A
     // failed sweep (e.g. a lock timeout) must not fail a create that is already committed.
     if (key !== undefined) await ctx.storage.sweepIdempotency(now, IDEMPOTENCY_SWEEP_BATCH).catch(() => 0);
-    return ctx.codec.view(record);
+    return viewFor(ctx, context, record);
   },
 };

@@ -3,6 +3,7 @@ import { CellgateError } from '../errors.ts';
 import { HISTORY_PAGE_MAX_LENGTH } from '../limits.ts';
 import { authorize } from './access.ts';
 import { snapshotOf } from './audit/index.ts';
+import { maskAudit, maskSnapshot } from './field-access.ts';
 import { notFound, readerOf, type ServiceOperation } from './service-context.ts';
 import type { HistoryPaging } from './service-schemas.ts';
 import type { AuditView, HistoryPage, VersionView } from './types.ts';
@@ -32,7 +33,7 @@ const historyAccess: ServiceOperation<unknown, unknown>['access'] = (ctx, contex
 /** Audit records of this entity (or of one record), newest first. */
 export const historyOperation: ServiceOperation<HistoryInput, HistoryPage<AuditView>> = {
   access: historyAccess,
-  async run(ctx, _context, scope, { paging, resourceId }, running) {
+  async run(ctx, context, scope, { paging, resourceId }, running) {
     const page = await readerOf(ctx, running).listAudit({
       tenantId: scope.tenantId,
       ...(scope.workspaceId === null ? {} : { workspaceId: scope.workspaceId }),
@@ -43,16 +44,20 @@ export const historyOperation: ServiceOperation<HistoryInput, HistoryPage<AuditV
       maxLength: HISTORY_PAGE_MAX_LENGTH,
       ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
     });
-    return { data: page.records, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
+    // Records of a workspace-scoped read share one mask; a cell's records live in its workspace.
+    const mask = ctx.fieldAccess.maskFor(context.actor, scope.workspaceId);
+    return { data: page.records.map((record) => maskAudit(record, mask)), meta: { limit: paging.limit, nextCursor: page.nextCursor } };
   },
 };
 
 /** Versions of one record, newest first, redacted. */
 export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<VersionView>> = {
   access: historyAccess,
-  async run(ctx, _context, scope, { id, paging }, running) {
+  async run(ctx, context, scope, { id, paging }, running) {
     const reader = readerOf(ctx, running);
     if ((await reader.get(ctx.model, scope, id)) === null) throw notFound();
+    const mask = ctx.fieldAccess.maskFor(context.actor, scope.workspaceId);
+    const hidden = mask.hidden.length === 0 ? {} : { hiddenFields: [...mask.hidden] };
     const page = await reader.listAudit({
       tenantId: scope.tenantId,
       resourceType: ctx.resourceType,
@@ -67,20 +72,20 @@ export const versionsOperation: ServiceOperation<VersionsInput, HistoryPage<Vers
     let length = 0;
     for (const [index, audit] of page.records.entries()) {
       const state = ctx.tier === 'tier-3' ? null : await reader.getVersionState(ctx.model, scope, id, audit.resourceVersion);
-      const snapshot = state === null ? null : (await snapshotOf(ctx.auditPolicy, state)).snapshot;
+      const snapshot = state === null ? null : maskSnapshot((await snapshotOf(ctx.auditPolicy, state)).snapshot, mask);
       length += JSON.stringify(snapshot).length + VERSION_VIEW_ALLOWANCE;
       const resumeAt = page.cursors?.[index - 1];
-      if (length > HISTORY_PAGE_MAX_LENGTH && resumeAt !== undefined) return { data, meta: { limit: paging.limit, nextCursor: resumeAt } };
+      if (length > HISTORY_PAGE_MAX_LENGTH && resumeAt !== undefined) return { data, meta: { limit: paging.limit, nextCursor: resumeAt, ...hidden } };
       data.push({ version: audit.resourceVersion, eventType: audit.eventType, occurredAt: audit.occurredAt, actorId: audit.actorId, snapshot });
     }
-    return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
+    return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor, ...hidden } };
   },
 };
 
 /** One audit record of this entity, in the caller's scope. */
 export const auditOperation: ServiceOperation<AuditInput, AuditView> = {
   access: historyAccess,
-  async run(ctx, _context, scope, { auditId }, running) {
+  async run(ctx, context, scope, { auditId }, running) {
     const record = await readerOf(ctx, running).getAudit(scope.tenantId, auditId);
     if (
       record === null ||
@@ -90,6 +95,6 @@ export const auditOperation: ServiceOperation<AuditInput, AuditView> = {
     ) {
       throw new CellgateError('NOT_FOUND', 'Audit record not found');
     }
-    return record;
+    return maskAudit(record, ctx.fieldAccess.maskFor(context.actor, record.workspaceId));
   },
 };

@@ -1,8 +1,10 @@
 /** Reads: one record by id, and a page of the collection. */
 import { authorize } from './access.ts';
 import { listPageView } from './list-stream/list-page.ts';
-import { toListQuery, type ParsedListParams } from './list-query.ts';
-import { notFound, readerOf, type ServiceOperation } from './service-context.ts';
+import { maskData } from './field-access.ts';
+import { listParamsSchema, toListQuery, type ParsedListParams } from './list-query.ts';
+import { notFound, readerOf, viewFor, type ServiceOperation } from './service-context.ts';
+import { parseInput } from './service-schemas.ts';
 import type { ListView, RecordView } from './types.ts';
 
 /** Parsed input of a get. */
@@ -16,10 +18,10 @@ export const getOperation: ServiceOperation<GetInput, RecordView> = {
   access(ctx, context, scope, input) {
     authorize(context.actor, ctx.policy, scope.workspaceId, input.includeDeleted ? 'includeDeleted' : 'read');
   },
-  async run(ctx, _context, scope, input, running) {
+  async run(ctx, context, scope, input, running) {
     const record = await readerOf(ctx, running).get(ctx.model, scope, input.id);
     if (record === null || (record.deletedAt !== null && !input.includeDeleted)) throw notFound();
-    return ctx.codec.view(record);
+    return viewFor(ctx, context, record);
   },
 };
 
@@ -28,14 +30,20 @@ export const listOperation: ServiceOperation<ParsedListParams, ListView> = {
   access(ctx, context, scope, input) {
     authorize(context.actor, ctx.policy, scope.workspaceId, input.includeDeleted ? 'includeDeleted' : 'read');
   },
-  async run(ctx, _context, scope, input, running) {
-    const result = await readerOf(ctx, running).list(ctx.model, toListQuery(ctx.entity, scope, input));
+  async run(ctx, context, scope, given, running) {
+    const mask = ctx.fieldAccess.maskFor(context.actor, scope.workspaceId);
+    // Checked again against the entity as this reader sees it: a filter, sort or search on a field it
+    // may not view is refused exactly as if the field did not exist (no oracle), and `q` searches
+    // only the fields it may view.
+    const input = mask.hidden.length === 0 ? given : parseInput(listParamsSchema(mask.listEntity), given, 'query parameter');
+    const result = await readerOf(ctx, running).list(ctx.model, toListQuery(mask.listEntity, scope, input));
     const meta = {
       total: result.total,
       page: input.page,
       pageSize: input.pageSize,
       ...(input.count === undefined ? {} : { count: result.count ?? ('exact' as const) }),
+      ...(mask.hidden.length === 0 ? {} : { hiddenFields: [...mask.hidden] }),
     };
-    return listPageView(result, meta, (record) => ctx.codec.data(record));
+    return listPageView(result, meta, (record) => maskData(ctx.codec.data(record), mask));
   },
 };

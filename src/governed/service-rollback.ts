@@ -6,8 +6,10 @@ import { CellgateError } from '../errors.ts';
 import type { AuditEventType } from '../storage/types.ts';
 import { authorize } from './access.ts';
 import { restorableFields } from './rollback-shape.ts';
+import { checkWritable } from './field-access.ts';
+import { jsonEqual } from './patch.ts';
 import { withinWrite } from './change-set/write-scope.ts';
-import { carrierOf, checkVersion, nextState, notFound, write, type ServiceOperation } from './service-context.ts';
+import { carrierOf, checkVersion, nextState, notFound, viewFor, write, type ServiceOperation } from './service-context.ts';
 import type { RollbackBody } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -52,9 +54,16 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       const eventType: AuditEventType = restoring ? 'entity.restored' : 'entity.rollback';
       // Read through the entity as it is now: never a value of an earlier shape the entity rejects.
       const fields = restorableFields(ctx.codec, current, target);
+      // A rollback writes every field: refused when it would change one the caller may not edit.
+      const mask = ctx.fieldAccess.maskFor(context.actor, scope.workspaceId);
+      if (mask.locked.size > 0)
+        checkWritable(
+          mask,
+          ctx.codec.fields.filter((field) => !jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null)).map((field) => field.camel),
+        );
       const after = nextState(current, context, { fields, deletedAt: null, deletedBy: null });
       return write(ctx, running, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation), input: body });
     });
-    return ctx.codec.view(outcome);
+    return viewFor(ctx, context, outcome);
   },
 };

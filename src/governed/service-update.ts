@@ -8,8 +8,9 @@ import { authorize } from './access.ts';
 import { redactionClassOf } from './audit/index.ts';
 import { SERVER_ASSIGNED } from './codec.ts';
 import { applyPatch, jsonEqual, parsePatch } from './patch.ts';
+import { checkPatchWritable, checkWritable } from './field-access.ts';
 import { withinWrite } from './change-set/write-scope.ts';
-import { carrierOf, checkRecordSize, checkVersion, live, nextState, write, type ServiceOperation } from './service-context.ts';
+import { carrierOf, checkRecordSize, checkVersion, live, nextState, viewFor, write, type ServiceOperation } from './service-context.ts';
 import { invalidRecord, parseInput, VersionSchema } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
 
@@ -53,6 +54,10 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
           redactionClass: (field) => redactionClassOf(codec.field(field)?.descriptor),
         })
       : undefined;
+    // Before any value is looked at, so no message can echo a value the caller may not write.
+    const mask = ctx.fieldAccess.maskFor(context.actor, scope.workspaceId);
+    if (operations === undefined) checkWritable(mask, Object.keys(rest));
+    else checkPatchWritable(mask, operations);
     let merge: Record<string, unknown> = {};
     if (operations === undefined) {
       const decoded = codec.decode(rest, true);
@@ -76,6 +81,6 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
       const after = nextState(current, context, { fields });
       return write(ctx, running, context, { eventType: 'entity.updated', before: current, after, carrier: carrierOf(expectation), input: body });
     });
-    return codec.view(record);
+    return viewFor(ctx, context, record);
   },
 };

@@ -63,6 +63,8 @@ export interface RecordMeta {
   createdAt: string;
   updatedAt: string;
   updatedBy: string;
+  /** Fields this reader may not view, absent from `data` (docs/field-access.md); present only when one is hidden. */
+  hiddenFields?: string[];
 }
 
 /** A single-resource answer `{ data, meta }`. */
@@ -80,6 +82,8 @@ export interface ListMeta {
   count?: 'exact' | 'planned';
   /** The instant of a list read as of an instant (`asOf`), normalised to UTC. */
   asOf?: string;
+  /** Fields this reader may not view, absent from every record of `data` (docs/field-access.md); present only when one is hidden. */
+  hiddenFields?: string[];
 }
 
 /** A collection answer `{ data, meta: { total, page, pageSize } }`. */
@@ -141,7 +145,8 @@ export interface VersionView {
 /** A page of history, newest first. */
 export interface HistoryPage<T> {
   data: T[];
-  meta: { limit: number; nextCursor: string | null };
+  /** `hiddenFields`: fields of the record this reader may not view, absent from every snapshot (`versions`; docs/field-access.md). */
+  meta: { limit: number; nextCursor: string | null; hiddenFields?: string[] };
 }
 
 /** Paging of history reads. */

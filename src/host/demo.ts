@@ -228,7 +228,12 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   const dispatcher =
     webhook === undefined
       ? undefined
-      : createWebhookDispatcher({ storage, metrics, subscriptions: [{ id: 'reference-host', ...webhook }], allowTargets: webhookAllowanceFromEnv(env) });
+      : createWebhookDispatcher({
+          storage,
+          metrics,
+          subscriptions: [{ id: 'reference-host', ...webhook, principal: 'unrestricted' }],
+          allowTargets: webhookAllowanceFromEnv(env),
+        });
   dispatcher?.start();
   const stopPurge = schedulePurge(api, env);
   const metricsRoute = createFetchHandler(async (request) => {

@@ -38,6 +38,7 @@ import { logConformanceCases } from './storage-conformance-log.ts';
 import { lifecycleConformanceCases } from './storage-conformance-lifecycle.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
 import { reachConformanceCases } from './storage-conformance-reach.ts';
+import { fieldAccessConformanceCases } from './storage-conformance-field-access.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
 import { timeTravelConformanceCases } from './storage-conformance-time-travel.ts';
@@ -111,6 +112,7 @@ export const storageConformanceSuites = [
   { name: 'schema-evolution', register: evolutionConformanceCases },
   { name: 'verifiable-log', register: logConformanceCases },
   { name: 'history-reach', register: reachConformanceCases },
+  { name: 'field-access', register: fieldAccessConformanceCases },
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'lifecycle', register: lifecycleConformanceCases },
   { name: 'change-sets', register: changeSetConformanceCases },

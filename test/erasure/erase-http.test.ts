@@ -43,7 +43,7 @@ describe('erasure over HTTP', () => {
     const dispatcher = createWebhookDispatcher({
       allowTargets: { loopback: true },
       storage,
-      subscriptions: [{ id: 'crm', url: `${receiver.url}/hook`, secret }],
+      subscriptions: [{ id: 'crm', url: `${receiver.url}/hook`, secret, principal: 'unrestricted' }],
     });
     const tokens = await cast();
     const CONTACT = 'Contact Person ERASE-7731';

@@ -40,7 +40,7 @@ const timeoutMs = Number(env('TIMEOUT_MS', '2000'));
 const dispatcher = createWebhookDispatcher({
   allowTargets: { loopback: true },
   storage,
-  subscriptions: [{ id: env('SUBSCRIPTION', 'receiver'), url: env('RECEIVER'), secret: env('SECRET') }],
+  subscriptions: [{ id: env('SUBSCRIPTION', 'receiver'), url: env('RECEIVER'), secret: env('SECRET'), principal: 'unrestricted' }],
   timeoutMs,
   leaseMs: Number(env('LEASE_MS', String(timeoutMs + 1000))),
   backoff: { initialMs: 50, maxMs: 200 },

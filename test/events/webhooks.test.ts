@@ -57,9 +57,9 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
       allowTargets: { loopback: true },
       storage,
       subscriptions: [
-        { id: 'all', url: `${receiver.url}/all`, secret },
-        { id: 'created', url: `${receiver.url}/created`, secret, types: ['entity.created'] },
-        { id: 'elsewhere', url: `${receiver.url}/elsewhere`, secret, resourceTypes: ['x.Other@v1'] },
+        { id: 'all', url: `${receiver.url}/all`, secret, principal: 'unrestricted' },
+        { id: 'created', url: `${receiver.url}/created`, secret, principal: 'unrestricted', types: ['entity.created'] },
+        { id: 'elsewhere', url: `${receiver.url}/elsewhere`, secret, principal: 'unrestricted', resourceTypes: ['x.Other@v1'] },
       ],
     });
     try {
@@ -89,7 +89,11 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
       expect((await dispatcher.runOnce()).attempted).toBe(0);
       // A receiver with another secret rejects the signature.
       const wrong = await startReceiver(generateWebhookSecret());
-      const other = createWebhookDispatcher({ allowTargets: { loopback: true }, storage, subscriptions: [{ id: 'wrong', url: wrong.url, secret }] });
+      const other = createWebhookDispatcher({
+        allowTargets: { loopback: true },
+        storage,
+        subscriptions: [{ id: 'wrong', url: wrong.url, secret, principal: 'unrestricted' }],
+      });
       await service.create(ctx, { title: 'p', amount: 1 });
       await other.runOnce();
       expect(wrong.received.map((request) => request.verified)).toEqual([false]);
@@ -127,7 +131,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
       allowTargets: { loopback: true },
       storage,
       metrics,
-      subscriptions: [{ id: 'flaky', url: receiver.url, secret }],
+      subscriptions: [{ id: 'flaky', url: receiver.url, secret, principal: 'unrestricted' }],
       backoff: { initialMs: 40 },
       pollIntervalMs: 5,
     });
@@ -162,7 +166,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const dispatcher = createWebhookDispatcher({
       allowTargets: { loopback: true },
       storage,
-      subscriptions: [{ id: 'down', url: receiver.url, secret }],
+      subscriptions: [{ id: 'down', url: receiver.url, secret, principal: 'unrestricted' }],
       backoff: { initialMs: 60_000 },
     });
     try {
@@ -186,7 +190,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const dispatcher = createWebhookDispatcher({
       allowTargets: { loopback: true },
       storage,
-      subscriptions: [{ id: 'dead', url: receiver.url, secret }],
+      subscriptions: [{ id: 'dead', url: receiver.url, secret, principal: 'unrestricted' }],
       maxAttempts: 3,
       backoff: { initialMs: 10, maxMs: 20 },
       pollIntervalMs: 5,
@@ -214,7 +218,7 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     const dispatcher = createWebhookDispatcher({
       allowTargets: { loopback: true },
       storage,
-      subscriptions: [{ id: 'slow', url: receiver.url, secret }],
+      subscriptions: [{ id: 'slow', url: receiver.url, secret, principal: 'unrestricted' }],
       timeoutMs: 200,
       leaseMs: 1000,
     });
@@ -250,11 +254,12 @@ describe('subscription filters', () => {
           id: 'broken',
           url: `${receiver.url}/broken`,
           secret,
+          principal: 'unrestricted',
           filter: () => {
             throw new Error('filter bug');
           },
         },
-        { id: 'fine', url: `${receiver.url}/fine`, secret },
+        { id: 'fine', url: `${receiver.url}/fine`, secret, principal: 'unrestricted' },
       ],
     });
     try {
@@ -273,13 +278,13 @@ describe('dispatcher options', () => {
     const storage = memoryStorage();
     const secret = generateWebhookSecret();
     const make = (options: Partial<Parameters<typeof createWebhookDispatcher>[0]>) => () => createWebhookDispatcher({ storage, subscriptions: [], ...options });
-    expect(make({ subscriptions: [{ id: 'a', url: 'https://hooks.example.com/', secret: 'plain' }] })).toThrow(ConfigurationError);
-    expect(make({ subscriptions: [{ id: 'a', url: 'ftp://example.com/', secret }] })).toThrow(/url/);
+    expect(make({ subscriptions: [{ id: 'a', url: 'https://hooks.example.com/', secret: 'plain', principal: 'unrestricted' }] })).toThrow(ConfigurationError);
+    expect(make({ subscriptions: [{ id: 'a', url: 'ftp://example.com/', secret, principal: 'unrestricted' }] })).toThrow(/url/);
     expect(
       make({
         subscriptions: [
-          { id: 'a', url: 'https://hooks.example.com/', secret },
-          { id: 'a', url: 'https://hooks.example.com/', secret },
+          { id: 'a', url: 'https://hooks.example.com/', secret, principal: 'unrestricted' },
+          { id: 'a', url: 'https://hooks.example.com/', secret, principal: 'unrestricted' },
         ],
       }),
     ).toThrow(/twice/);

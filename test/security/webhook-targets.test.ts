@@ -20,7 +20,11 @@ import { workspaceAdminContext } from '../../src/testing/storage-conformance-fix
 
 const secret = generateWebhookSecret();
 const create = (url: string, allowTargets?: WebhookTargetAllowance) => () =>
-  createWebhookDispatcher({ storage: memoryStorage(), subscriptions: [{ id: 'hook', url, secret }], ...(allowTargets ? { allowTargets } : {}) });
+  createWebhookDispatcher({
+    storage: memoryStorage(),
+    subscriptions: [{ id: 'hook', url, secret, principal: 'unrestricted' }],
+    ...(allowTargets ? { allowTargets } : {}),
+  });
 
 const refusedAlways: Array<[string, RegExp]> = [
   ['http://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is a cloud metadata address/],
@@ -82,7 +86,11 @@ describe('at delivery time, after DNS resolution', () => {
     await storage.migrate([service.model]);
     const receiver = await startReceiver(secret);
     try {
-      const dispatcher = createWebhookDispatcher({ storage, subscriptions: [{ id: 'hook', url: url(receiver.url), secret }], ...options });
+      const dispatcher = createWebhookDispatcher({
+        storage,
+        subscriptions: [{ id: 'hook', url: url(receiver.url), secret, principal: 'unrestricted' }],
+        ...options,
+      });
       const ctx = workspaceAdminContext([], { requestId: 'r', traceId: null, ip: null, userAgent: null });
       await service.create(ctx, { title: 'o', amount: 1 });
       const step = await dispatcher.runOnce();

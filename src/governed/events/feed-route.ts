@@ -21,6 +21,7 @@ import {
 } from '../../limits.ts';
 import type { EventQuery, StorageDriver, StoredEvent } from '../../storage/types.ts';
 import { isUuid } from '../codec.ts';
+import { maskEvent } from '../field-access.ts';
 import { requireAuditRead, type HistoryReachPolicy } from '../history-reach.ts';
 import { answer, governed, type Pipeline } from '../http/pipeline.ts';
 import { methodNotAllowed } from '../http/responses.ts';
@@ -193,7 +194,9 @@ export function eventFeedRoutes(
         // The reach of the audit reads: per resource type, the workspaces where the actor may view it.
         query.reach = reach.reach(actor, query.workspaceId);
         const events = await readFeed(storage, query, waitMs, request.signal, { actorKey: actor.id, limits });
-        return rawJsonResponse(feedPage(events, query));
+        // Each event as this reader may see it: fields it may not view leave its diff and snapshot.
+        const seen = events.map((event) => maskEvent(event, reach.maskFor(actor, event.resourceType, event.workspaceId)));
+        return rawJsonResponse(feedPage(seen, query));
       }),
     );
   // HEAD answers as GET does (the handler drops the body), as on every governed path.

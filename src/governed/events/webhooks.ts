@@ -14,6 +14,7 @@ import { ConfigurationError } from '../../errors.ts';
 import { WEBHOOK_ERROR_TEXT_LENGTH, WEBHOOK_MAX_BATCH } from '../../limits.ts';
 import type { ClaimedDelivery, DeliveryCounts, DomainEventType, EventDelivery, StorageDriver, StoredEvent } from '../../storage/types.ts';
 import type { MetricsRegistry } from '../metrics.ts';
+import type { AccessPrincipal, ApiAccess } from '../principal-access.ts';
 import { importSigningKey, secretBytes, signWebhook } from './signing.ts';
 import { createWebhookSend, type ResolveHost } from './webhook-send.ts';
 import { hostRefusal, type WebhookTargetAllowance } from './webhook-target.ts';
@@ -40,6 +41,14 @@ export interface WebhookSubscription {
   tenants?: readonly string[];
   /** Any further filter; an event is delivered when this returns true. */
   filter?: (event: StoredEvent) => boolean;
+  /**
+   * Whom the receiver is (docs/field-access.md, docs/decisions/B34.md): roles as a token would
+   * carry them. Only events within their history reach are delivered, and each payload holds only
+   * the fields those roles may view. `'unrestricted'` delivers every event whole (as the audit
+   * stores it: sensitive values stay redacted) to a receiver the operator trusts with all of them.
+   * A principal with roles needs the dispatcher's `access` option.
+   */
+  principal: AccessPrincipal | 'unrestricted';
 }
 
 /** Options of {@link createWebhookDispatcher}. */
@@ -78,6 +87,12 @@ export interface WebhookDispatcherOptions {
    * goes to those addresses. @default the system resolver (`dns.lookup`, all addresses)
    */
   resolveHost?: ResolveHost;
+  /**
+   * The access decisions of the API whose events are delivered (`api.access` of
+   * `createGovernedApi`): what applies each subscription's `principal`. Required when a
+   * subscription's principal has roles.
+   */
+  access?: ApiAccess;
 }
 
 /** What one {@link WebhookDispatcher.runOnce} step did. */
@@ -127,7 +142,24 @@ function positiveInt(value: number | undefined, fallback: number, path: string, 
   return value;
 }
 
-function prepare(subscriptions: readonly WebhookSubscription[], allow: WebhookTargetAllowance): Prepared[] {
+/** Checks a subscription's `principal` (required: docs/decisions/B34.md). */
+function checkPrincipal(principal: unknown, path: string, access: ApiAccess | undefined): void {
+  if (principal === 'unrestricted') return;
+  if (principal === null || typeof principal !== 'object' || Array.isArray(principal))
+    throw new ConfigurationError(`${path}.principal`, "is required: { roles?, workspaces?, plan? } of the receiver, or 'unrestricted'.");
+  const { roles, workspaces, plan, ...rest } = principal as AccessPrincipal;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) throw new ConfigurationError(`${path}.principal.${extra}`, 'is not an option: use roles, workspaces or plan.');
+  const isRoles = (value: unknown) => Array.isArray(value) && value.every((role) => typeof role === 'string');
+  if (roles !== undefined && !isRoles(roles)) throw new ConfigurationError(`${path}.principal.roles`, 'must be an array of role names.');
+  if (workspaces !== undefined && (workspaces === null || typeof workspaces !== 'object' || !Object.values(workspaces).every(isRoles)))
+    throw new ConfigurationError(`${path}.principal.workspaces`, 'must map workspace ids to arrays of role names.');
+  if (plan !== undefined && typeof plan !== 'string') throw new ConfigurationError(`${path}.principal.plan`, 'must be a string.');
+  if (access === undefined)
+    throw new ConfigurationError(`${path}.principal`, 'needs the dispatcher option access (api.access of createGovernedApi) to apply its roles.');
+}
+
+function prepare(subscriptions: readonly WebhookSubscription[], allow: WebhookTargetAllowance, access: ApiAccess | undefined): Prepared[] {
   if (!Array.isArray(subscriptions)) throw new ConfigurationError('subscriptions', 'must be an array.');
   const seen = new Set<string>();
   return subscriptions.map((subscription, index) => {
@@ -146,11 +178,18 @@ function prepare(subscriptions: readonly WebhookSubscription[], allow: WebhookTa
       throw new ConfigurationError(`${path}.url`, 'must be an http or https URL.');
     const refusal = hostRefusal(url.hostname, allow);
     if (refusal !== undefined) throw new ConfigurationError(`${path}.url`, `must reach a public address: ${refusal}.`);
+    checkPrincipal(subscription.principal, path, access);
     return { ...subscription, key: importSigningKey(secretBytes(subscription.secret, `${path}.secret`)) };
   });
 }
 
-function matches(subscription: WebhookSubscription, event: StoredEvent): boolean {
+/** The event as the subscription's principal may see it, or null when it is out of the principal's reach. */
+function eventFor(subscription: WebhookSubscription, event: StoredEvent, access: ApiAccess | undefined): StoredEvent | null {
+  return subscription.principal === 'unrestricted' ? event : (access?.eventFor(subscription.principal, event) ?? null);
+}
+
+function matches(subscription: WebhookSubscription, event: StoredEvent, access: ApiAccess | undefined): boolean {
+  if (eventFor(subscription, event, access) === null) return false;
   if (subscription.types !== undefined && !subscription.types.includes(event.type)) return false;
   if (subscription.resourceTypes !== undefined && !subscription.resourceTypes.includes(event.resourceType)) return false;
   if (subscription.tenants !== undefined && !subscription.tenants.includes(event.tenantId)) return false;
@@ -187,7 +226,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   if (storage === undefined || typeof storage.events?.claimDeliveries !== 'function')
     throw new ConfigurationError('storage', 'is required: a StorageDriver with an event store.');
   const allowTargets = allowanceOf(options.allowTargets);
-  const subscriptions = prepare(options.subscriptions, allowTargets);
+  const { access } = options;
+  const subscriptions = prepare(options.subscriptions, allowTargets, access);
   if (options.resolveHost !== undefined && typeof options.resolveHost !== 'function') throw new ConfigurationError('resolveHost', 'must be a function.');
   const send = createWebhookSend(allowTargets, options.resolveHost);
   const byId = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
@@ -211,7 +251,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   // A filter that throws must not block the outbox: that subscription skips the event, the error is reported.
   const accepts = (subscription: WebhookSubscription, event: StoredEvent): boolean => {
     try {
-      return matches(subscription, event);
+      return matches(subscription, event, access);
     } catch (error) {
       onError(error);
       return false;
@@ -220,7 +260,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const route = (event: StoredEvent): string[] => subscriptions.filter((subscription) => accepts(subscription, event)).map((subscription) => subscription.id);
 
   /** One POST; resolves the status, or throws on no answer (network error, timeout). */
-  async function post(subscription: Prepared, event: StoredEvent): Promise<number> {
+  async function post(subscription: Prepared, stored: StoredEvent): Promise<number> {
+    // Routed events were within reach; a principal whose reach shrank since gets nothing of it.
+    const event = eventFor(subscription, stored, access);
+    if (event === null) return 204;
     const body = JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: event });
     const headers = await signWebhook(await subscription.key, event.id, Math.floor(Date.now() / 1000), body);
     return send(subscription.url, { ...headers, 'content-type': 'application/json' }, body, timeoutMs);

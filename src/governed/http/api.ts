@@ -14,6 +14,8 @@ import { parseOptions } from '../../validation/strict-options.ts';
 import { buildGovernedOpenApi } from '../openapi.ts';
 import { eventFeedRoutes, feedWaiterLimits, type EventFeedOptions } from '../events/feed-route.ts';
 import { historyReachPolicy } from '../history-reach.ts';
+import { callerDocuments } from '../openapi-access.ts';
+import { apiAccess, type ApiAccess } from '../principal-access.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
 import { runTransaction } from '../change-set/bind.ts';
@@ -60,6 +62,12 @@ export interface GovernedApi<Resources = LooseGovernedResources> extends FetchHa
   readonly resources: Resources;
   /** Migrates the tables of every resource in one `storage.migrate(models)` call (idempotent); throws `MigrationRefusedError`, changing nothing, on drift (docs/storage.md#what-migrate-refuses). */
   migrate(): Promise<void>;
+  /**
+   * Access decisions for principals that are not requests: `access.eventFor(principal, event)` is
+   * an event as a webhook subscription or an `onEvent` handler acting for those roles may see it
+   * (docs/field-access.md). Pass it to `createWebhookDispatcher({ access })`.
+   */
+  readonly access: ApiAccess;
   /**
    * The OpenAPI 3.1 document of every resource (and the audit routes), also served at
    * `GET <basePath>/v1/openapi.json`. Merge it with the contract handler's document to show both
@@ -157,19 +165,22 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
   const own = contexts.flatMap((ctx) => ctx.peers.get(ctx.resourceName) ?? []);
   for (const ctx of contexts) for (const peer of own) ctx.peers.set(peer.ctx.resourceName, peer);
   const basePath = normalizeBasePath(http.basePath);
-  let document: Record<string, unknown> | undefined;
-  const openapi = () =>
-    (document ??= buildGovernedOpenApi(
-      routed.map(({ ctx }) => ({ entity: ctx.entity, resourceName: ctx.resourceName, rollbackEnabled: ctx.rollbackEnabled })),
-      { basePath, audit: withAudit },
-    ));
+  const documents = callerDocuments(
+    routed.map(({ ctx }) => ctx),
+    (entities) =>
+      buildGovernedOpenApi(
+        routed.map(({ ctx }, index) => ({ entity: entities[index]!, resourceName: ctx.resourceName, rollbackEnabled: ctx.rollbackEnabled })),
+        { basePath, audit: withAudit },
+      ),
+  );
+  const openapi = (): Record<string, unknown> => documents.full();
   // One history reach for every history surface of this API: audit page, item, export and feed.
-  const reach = historyReachPolicy(routed.map(({ ctx }) => ({ resourceType: ctx.resourceType, policy: ctx.policy })));
+  const reach = historyReachPolicy(routed.map(({ ctx }) => ({ resourceType: ctx.resourceType, policy: ctx.policy, fields: ctx.fieldAccess })));
   const match = createGovernedRouter({
     basePath,
     resources: routed,
     audit: withAudit ? { storage, pipeline, reach } : undefined,
-    openapi: { pipeline, document: openapi },
+    openapi: { pipeline, document: documents.of },
   });
   // The change feed is one more path beside the operation table; a substring test keeps every
   // other request on the table's single parse.
@@ -188,6 +199,7 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     // Built from the same entries the type reads (keys and entity types), so the cast is what it says.
     resources: resources as GovernedResourcesOf<R>,
     openapi,
+    access: apiAccess(reach),
     migrate: () => storage.migrate(handlers.map((resource) => resource.model)),
     // The bound services are built from the same resources the type reads, so the cast is what it says.
     transaction: <T>(context: GovernedContext, fn: (tx: Transaction<GovernedResourcesOf<R>>) => Promise<T>) =>

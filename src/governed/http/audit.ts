@@ -13,6 +13,7 @@ import { CellgateError } from '../../errors.ts';
 import { HISTORY_PAGE_MAX_LENGTH } from '../../limits.ts';
 import type { AuditExportQuery, AuditQuery, AuditRecord, StorageDriver } from '../../storage/types.ts';
 import { narrowReach, requireAuditRead, workspacesOf, type HistoryReachPolicy } from '../history-reach.ts';
+import { maskAudit } from '../field-access.ts';
 import { historyPaging, type HistoryPaging } from '../service-schemas.ts';
 import type { Actor, AuditView, HistoryPage } from '../types.ts';
 
@@ -54,7 +55,9 @@ export async function listTenantAudit(
     ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
   };
   const page = await storage.listAudit(query);
-  return { data: page.records, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
+  // Per record: each carries its own resource type and workspace, hence its own field mask.
+  const data = page.records.map((record) => maskAudit(record, policy.maskFor(actor, record.resourceType, record.workspaceId)));
+  return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
 }
 
 /** `GET /v1/audit/:auditId`: one record, 404 outside the actor's reach (same reach as the list). */
@@ -62,7 +65,7 @@ export async function getTenantAudit(storage: StorageDriver, policy: HistoryReac
   requireAuditRead(actor);
   const record = await storage.getAudit(actor.tenantId, auditId);
   if (record === null || !policy.admits(actor, record.resourceType, record.workspaceId)) throw new CellgateError('NOT_FOUND', 'Audit record not found.');
-  return record;
+  return maskAudit(record, policy.maskFor(actor, record.resourceType, record.workspaceId));
 }
 
 /** The tenant-wide role that may export a whole tenant's audit history (tenant-level records included). */
@@ -99,5 +102,10 @@ export function tenantAuditExport(policy: HistoryReachPolicy, actor: Actor, inpu
 
 /** `GET /v1/audit` as NDJSON: every record of the range within the actor's reach, oldest first. */
 export function exportTenantAudit(storage: StorageDriver, policy: HistoryReachPolicy, actor: Actor, input: AuditExportInput): AsyncIterable<AuditRecord> {
-  return storage.exportAudit(tenantAuditExport(policy, actor, input));
+  return maskedExport(storage.exportAudit(tenantAuditExport(policy, actor, input)), policy, actor);
+}
+
+/** The export's records, each as the actor may see it (docs/field-access.md). */
+async function* maskedExport(records: AsyncIterable<AuditRecord>, policy: HistoryReachPolicy, actor: Actor): AsyncIterable<AuditRecord> {
+  for await (const record of records) yield maskAudit(record, policy.maskFor(actor, record.resourceType, record.workspaceId));
 }

@@ -17,7 +17,7 @@ import type { EntityScope, RecordScope, StorageDriver } from '../../storage/type
 import { SERVICE_OPERATIONS } from '../service.ts';
 import type { ServiceContext, ServiceOperation } from '../service-context.ts';
 import { parseId, parseInput, validationErrorOf } from '../service-schemas.ts';
-import type { GovernedContext, GovernedScope, RecordView } from '../types.ts';
+import type { Actor, GovernedContext, GovernedScope, RecordView } from '../types.ts';
 import type { HistoryReachPolicy } from '../history-reach.ts';
 import { exportTenantAudit, getTenantAudit, listTenantAudit, type AuditExportInput, type AuditListInput } from './audit.ts';
 import { ndjsonResponse, wantsNdjson } from './ndjson.ts';
@@ -51,8 +51,12 @@ export interface RouterSettings {
   resources: readonly RoutedResource[];
   /** Serve `/v1/audit` on this storage with this pipeline, within this history reach. */
   audit?: { storage: StorageDriver; pipeline: Pipeline; reach: HistoryReachPolicy } | undefined;
-  /** Serve `GET /v1/openapi.json` (public, like any API description) with this document. */
-  openapi?: { pipeline: Pipeline; document: () => unknown } | undefined;
+  /**
+   * Serve `GET /v1/openapi.json` (public, like any API description) with the document of its
+   * caller: the actor of a request that carries a token, null for an anonymous one. Fields the
+   * caller may not view are absent from its schemas (docs/field-access.md).
+   */
+  openapi?: { pipeline: Pipeline; document: (actor: Actor | null) => unknown } | undefined;
 }
 
 /** An operation compiled for one resource: its query schema built once from the entity. */
@@ -244,10 +248,11 @@ export function createGovernedRouter(settings: RouterSettings): MatchFunction {
 
     if (segments.length === 1 && segments[0] === 'openapi.json' && settings.openapi !== undefined) {
       const { pipeline, document } = settings.openapi;
-      return answer(pipeline, request, () => {
-        if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed(request.method, ['GET']);
-        return jsonResponse(document());
-      });
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return answer(pipeline, request, () => Promise.reject(methodNotAllowed(request.method, ['GET'])));
+      // A token makes it the caller's document (a bad token is 401, as on every governed path).
+      if (request.headers.has('authorization')) return governed(pipeline, request, async ({ actor }) => jsonResponse(document(actor)));
+      return answer(pipeline, request, () => jsonResponse(document(null)));
     }
     if (segments[0] === 'audit' && audit !== undefined && segments.length <= 2) {
       return dispatch(audit.pipeline, audit.targets, segments.length === 1 ? 'audit' : 'auditItem', request, (compiled) =>
