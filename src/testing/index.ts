@@ -21,3 +21,4 @@ export {
 } from './adapter-conformance.ts';
 export { createTestApi, TEST_IDS, type TestActor, type TestApi, type TestApiOptions, type TestIdOptions, type TestRequestInit } from './app-testing.ts';
 export type { TestClient, TestResourceClient, TestListQuery } from './test-client.ts';
+export { runLogTamperSuite, type LogTamperSuiteOptions } from './log-tamper.ts';

@@ -18,6 +18,7 @@ export const commands = {
   erase: { summary: "erase one record's personal data (GDPR) from its state, versions, audit and events", load: () => import('./erase.ts') },
   mcp: { summary: 'serve the MCP tools and resources over stdio', load: () => import('./mcp.ts') },
   audit: { summary: 'audit export --from --to: write audit records of a tenant as NDJSON', load: () => import('./audit.ts') },
+  verify: { summary: "check a tenant's verifiable audit log against kept checkpoints (0 verified, 2 tampered)", load: () => import('./verify.ts') },
 } satisfies Record<string, { summary: string; load: () => Promise<CommandModule> }>;
 
 /** A subcommand name. */
