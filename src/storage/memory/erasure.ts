@@ -3,6 +3,7 @@
  * and the transaction's staged writes; rewrites of committed history are queued on the staged
  * tables' `maintenance` list and applied on commit, so a transaction that throws changes nothing.
  */
+import { sealErased } from '../merkle/leaf.ts';
 import type { ErasureOperations, StoredRecord } from '../types.ts';
 import type { MemoryEventStore } from './events.ts';
 import { versionKey, type Tables } from './index.ts';
@@ -35,8 +36,13 @@ export function memoryErasureOperations(base: Tables, staged: Tables, events: Me
       const rewrite = (tables: Tables) => {
         const position = tables.auditById.get(auditId);
         const record = position === undefined ? undefined : tables.audit[position];
-        if (record !== undefined && record.tenantId === tenantId)
-          tables.audit[position!] = { ...record, diff: copy(change.diff), snapshot: copy(change.snapshot) };
+        if (record === undefined || record.tenantId !== tenantId) return;
+        tables.audit[position!] = { ...record, diff: copy(change.diff), snapshot: copy(change.snapshot) };
+        // The verifiable log keeps the leaf: each removed value's salt gives way to its commitment.
+        const openings = base.log.openings(tenantId, auditId);
+        if (openings !== null) base.log.replaceOpenings(tenantId, auditId, sealErased(record, change, openings));
+        const leaf = tables.logLeaves.find((staged) => staged.auditId === auditId);
+        if (leaf !== undefined) leaf.openings = sealErased(record, change, leaf.openings);
       };
       if (staged.auditById.has(auditId)) rewrite(staged);
       else staged.maintenance.push(rewrite);

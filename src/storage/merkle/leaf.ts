@@ -46,7 +46,7 @@ export function commitment(salt: Uint8Array, value: unknown): string {
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The committed places of a record: key, and the value now stored there (undefined when none). */
-function committedPlaces(record: AuditRecord): Array<[key: string, value: unknown, present: boolean]> {
+function committedPlaces(record: Pick<AuditRecord, 'diff' | 'snapshot'>): Array<[key: string, value: unknown, present: boolean]> {
   const places: Array<[string, unknown, boolean]> = [];
   if (Array.isArray(record.diff))
     record.diff.forEach((operation: unknown, index) => {
@@ -111,9 +111,13 @@ export function leafData(record: AuditRecord, openings: LeafOpenings): Uint8Arra
  * The openings after an erasure rewrote a record's change from `before` to `after`: each value it
  * removed (or replaced by `[REDACTED]`) gets its commitment in place of its salt.
  */
-export function sealErased(before: AuditRecord, after: { diff: unknown; snapshot: unknown }, openings: LeafOpenings): LeafOpenings {
+export function sealErased(
+  before: Pick<AuditRecord, 'diff' | 'snapshot'>,
+  after: Pick<AuditRecord, 'diff' | 'snapshot'>,
+  openings: LeafOpenings,
+): LeafOpenings {
   const sealed: LeafOpenings = { ...openings };
-  const now = new Map(committedPlaces({ ...before, diff: after.diff, snapshot: after.snapshot }).map(([key, value]) => [key, value]));
+  const now = new Map(committedPlaces(after).map(([key, value]) => [key, value]));
   for (const [key, value] of committedPlaces(before)) {
     const salt = openings[key];
     if (typeof salt !== 'string') continue;

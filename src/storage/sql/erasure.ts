@@ -12,6 +12,7 @@ import type { Row } from './codec.ts';
 import { scopeCondition } from './list-query.ts';
 import type { SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
+import { sealLeafOpenings } from './log-store.ts';
 
 /** The erasure operations over the maintenance transaction `tx`. */
 export function createSqlErasureOperations(dialect: SqlDialect, tx: SqlTx): ErasureOperations {
@@ -39,6 +40,7 @@ export function createSqlErasureOperations(dialect: SqlDialect, tx: SqlTx): Eras
 
     replaceAuditChange: (tenantId, auditId, change) =>
       run(async () => {
+        await sealLeafOpenings(dialect, tx, tenantId, auditId, change);
         await sql`UPDATE ${sql.table(AUDIT_TABLE)} SET ${sql.ref('diff')} = ${json(change.diff)}, ${sql.ref('snapshot')} = ${json(change.snapshot)}
           WHERE ${sql.ref('id')} = ${auditId} AND ${sql.ref('tenant_id')} = ${tenantId}`.execute(tx);
       }),

@@ -9,7 +9,7 @@
  */
 import { sql } from 'kysely';
 import { base64ToBytes, bytesToBase64 } from '../../base64.ts';
-import { commitLeaf, type LeafOpenings } from '../merkle/leaf.ts';
+import { commitLeaf, sealErased, type LeafOpenings } from '../merkle/leaf.ts';
 import { appendLeaf, type StoredNode } from '../merkle/tree.ts';
 import type { AuditRecord, LogCheckpoint, LogLeafEntry, LogStore } from '../types.ts';
 import { AUDIT_TABLE } from './columns.ts';
@@ -42,6 +42,29 @@ export async function appendLogLeaf(dialect: SqlDialect, tx: SqlDb | SqlTx, reco
     await insertNodes.execute(tx);
     await updateHead.execute(tx);
   }
+}
+
+/**
+ * Before an erasure rewrites an audit record's change: the openings of its leaf trade the salt of
+ * each value it removes for that value's commitment, so the leaf (and every proof) stays valid
+ * and no salt of an erased value is left. Runs in the erasure's maintenance transaction.
+ */
+export async function sealLeafOpenings(
+  dialect: SqlDialect,
+  tx: SqlTx,
+  tenantId: string,
+  auditId: string,
+  change: { diff: unknown; snapshot: unknown },
+): Promise<void> {
+  const { rows } = await sql<Row>`SELECT a.diff, a.snapshot, l.openings FROM ${sql.table(AUDIT_TABLE)} a
+    JOIN ${sql.table(LOG_LEAVES_TABLE)} l ON l.tenant_id = a.tenant_id AND l.audit_id = a.id
+    WHERE a.id = ${auditId} AND a.tenant_id = ${tenantId}`.execute(tx);
+  const row = rows[0];
+  if (row === undefined) return;
+  const before = { diff: dialect.decode('json', row.diff), snapshot: dialect.decode('json', row.snapshot) };
+  const sealed = sealErased(before, change, dialect.decode('json', row.openings) as LeafOpenings);
+  await sql`UPDATE ${sql.table(LOG_LEAVES_TABLE)} SET openings = ${dialect.encode('json', sealed)}
+    WHERE tenant_id = ${tenantId} AND audit_id = ${auditId}`.execute(tx);
 }
 
 /** The committed log of every tenant over `db`. */
