@@ -23,6 +23,7 @@ import { createGovernedService, serviceContextOf } from './service.ts';
 import { entityOf } from './service-context.ts';
 import type { EntityOption, GovernedService, GovernedServiceOptions } from './service-types.ts';
 import { governedResourceOptionsSchema } from './options-schema.ts';
+import { linkReferences } from './relations/link.ts';
 import { parseOptions } from '../validation/strict-options.ts';
 
 /** Options shared by every resource of an API (see `createGovernedApi`). */
@@ -199,5 +200,8 @@ function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
 export function createGovernedResource<T extends EntityTypes = GeneralEntityTypes>(options: GovernedResourceOptions<T>): GovernedResource<T> {
   parseOptions(governedResourceOptionsSchema, options);
   // The service is built from the checked entity, so its answers have the types the document declares.
-  return buildGovernedResource(options as GovernedResourceOptions, pipelineOf(options, {}, options.storage)).resource as unknown as GovernedResource<T>;
+  const built = buildGovernedResource(options as GovernedResourceOptions, pipelineOf(options, {}, options.storage));
+  // On its own, a resource can only reference itself; references to other entities need createGovernedApi.
+  linkReferences([built.routed.ctx], ['entity']);
+  return built.resource as unknown as GovernedResource<T>;
 }

@@ -5,7 +5,7 @@
  * check a list request with the same schema. Bad parameters → 400 naming each parameter.
  */
 import { z } from 'zod';
-import { BASE_FIELDS, camelToSnake, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
+import { BASE_FIELDS, camelToSnake, filteringOf, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
 import { DEFAULT_PAGE_SIZE, MAX_DATE_TIME_LENGTH, MAX_FILTER_VALUES, MAX_PAGE_SIZE, MAX_SEARCH_TERM_LENGTH } from '../limits.ts';
 import type { FilterOperator, ListQuery, RecordScope } from '../storage/types.ts';
 import { checkValue, hasUnstorableText, isUuid, normalizeDateTime } from './codec.ts';
@@ -17,7 +17,7 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 /** The parts of an entity document a list query depends on (structural, docs/contract-conventions.md#standalone-entity-definition-document snake_case form). */
 export interface ListableEntity {
-  fields: Record<string, { type: string; format?: string | undefined; enum?: readonly string[] | undefined }>;
+  fields: Record<string, { type: string; format?: string | undefined; enum?: readonly string[] | undefined; references?: unknown }>;
   data?:
     | {
         filtering?: { allowedFields?: readonly string[]; operators?: Record<string, readonly string[]> } | undefined;
@@ -116,14 +116,15 @@ export function listParamsSchema(entity: ListableEntity): ReturnType<typeof buil
 
 function buildListParamsSchema(entity: ListableEntity) {
   const data = entity.data;
-  const filterable = new Map((data?.filtering?.allowedFields ?? []).map((snake) => [snakeToCamel(snake), snake]));
+  const filtering = filteringOf(entity);
+  const filterable = new Map(filtering.allowedFields.map((snake) => [snakeToCamel(snake), snake]));
   const sortable = ['createdAt', 'updatedAt', ...(data?.sorting?.allowedFields ?? []).map(snakeToCamel)];
   const searchable = (data?.searching?.fields ?? []).length > 0;
   const filterIssue = (filter: ListFilterParam): string | { value: unknown } => {
     const snake = filterable.get(filter.field);
     if (snake === undefined)
       return filterable.size === 0 ? 'This resource has no filterable fields' : `Unknown filter; filterable fields: ${[...filterable.keys()].join(', ')}`;
-    const allowed = data?.filtering?.operators?.[snake] ?? ['equals'];
+    const allowed = filtering.operators[snake] ?? ['equals'];
     if (!allowed.includes(filter.operator)) return `Operator ${filter.operator} is not allowed on ${filter.field}; allowed: ${allowed.join(', ')}`;
     const descriptor = (entity.fields[snake] ?? BASE_FIELDS[snake]) as FieldDescriptor | undefined;
     if (descriptor === undefined) return `${filter.field} cannot be filtered`;

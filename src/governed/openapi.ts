@@ -6,7 +6,15 @@
  * resource, so the document follows the table and the entities.
  */
 import { z } from 'zod';
-import { BASE_FIELDS, entityReference, isBaseField, snakeToCamel, type EntityDefinitionDocument, type FieldDescriptor } from '../entity-document/index.ts';
+import {
+  BASE_FIELDS,
+  entityReference,
+  filteringOf,
+  isBaseField,
+  snakeToCamel,
+  type EntityDefinitionDocument,
+  type FieldDescriptor,
+} from '../entity-document/index.ts';
 import { errorStatus, type ErrorCode } from '../errors.ts';
 import { ErrorEnvelopeSchema } from '../http/error-envelope.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';
@@ -44,6 +52,8 @@ function fieldSchema(field: FieldDescriptor, nullable = field.nullable): Json {
   if (field.format !== undefined && FORMAT[field.format]) schema.format = FORMAT[field.format];
   if (field.enum !== undefined) schema.enum = nullable ? [...field.enum, null] : [...field.enum];
   if (field.description !== undefined) schema.description = field.description;
+  // A reference names its target entity and delete rule as a vendor extension (docs/entities.md#relations).
+  if (field.references !== undefined) schema['x-cellgate-references'] = { entity: field.references.entity, onDelete: field.references.on_delete };
   return schema;
 }
 
@@ -229,11 +239,12 @@ function listParameters(entity: EntityDefinitionDocument): Json[] {
   ];
   if ((data?.searching?.fields ?? []).length > 0)
     list.push(param('q', 'query', { type: 'string' }, `Case-insensitive search over ${data!.searching!.fields.map(snakeToCamel).join(', ')}.`));
-  for (const field of data?.filtering?.allowedFields ?? []) {
+  const filtering = filteringOf(entity);
+  for (const field of filtering.allowedFields) {
     const descriptor = entity.fields[field] ?? BASE_FIELDS[field];
     if (descriptor === undefined) continue;
     const camel = snakeToCamel(field);
-    for (const operator of data?.filtering?.operators?.[field] ?? ['equals']) {
+    for (const operator of filtering.operators[field] ?? ['equals']) {
       const many = operator === 'in' || operator === 'between';
       const text = operator === 'contains' || operator === 'startsWith';
       const schema = many
@@ -267,6 +278,8 @@ const ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   CONFLICT: 'The body or query `expectedVersion` is stale (`details.currentVersion`).',
   PRECONDITION_FAILED: 'The `If-Match` version is stale (`details.currentVersion`).',
   RATE_LIMITED: 'Too many requests; see `Retry-After`.',
+  REFERENCE_NOT_FOUND: 'A reference field names no live record of its entity in this scope (`details.fields`).',
+  REFERENCED: 'Live records reference this one (`on_delete: restrict`, `details.count`), or a cascade would pass its bound.',
 };
 
 /** The responses of an operation: its success answer and every error code, grouped by status. */

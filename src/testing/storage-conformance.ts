@@ -38,6 +38,7 @@ import { logConformanceCases } from './storage-conformance-log.ts';
 import { lifecycleConformanceCases } from './storage-conformance-lifecycle.ts';
 import { listConformanceCases } from './storage-conformance-lists.ts';
 import { reachConformanceCases } from './storage-conformance-reach.ts';
+import { referenceConformanceCases } from './storage-conformance-references.ts';
 import { fieldAccessConformanceCases } from './storage-conformance-field-access.ts';
 import { describe, it, registerWith } from './storage-conformance-select.ts';
 import { serviceConformanceCases, type RawAuditRows } from './storage-conformance-service.ts';
@@ -116,6 +117,7 @@ export const storageConformanceSuites = [
   { name: 'erasure', register: (driver, options) => erasureConformanceCases(driver, options.rawAuditRows) },
   { name: 'lifecycle', register: lifecycleConformanceCases },
   { name: 'change-sets', register: changeSetConformanceCases },
+  { name: 'references', register: referenceConformanceCases },
   { name: 'time-travel', register: timeTravelConformanceCases },
   { name: 'durability', requires: ['durable'], register: durabilityCases },
   { name: 'shared-store', requires: ['multiProcess'], register: sharedStoreCases },

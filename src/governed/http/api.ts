@@ -18,6 +18,7 @@ import { callerDocuments } from '../openapi-access.ts';
 import { apiAccess, type ApiAccess } from '../principal-access.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
+import { linkReferences } from '../relations/link.ts';
 import { runTransaction } from '../change-set/bind.ts';
 import type { Transaction, TransactionService } from '../change-set/transaction-types.ts';
 import type { GovernedContext } from '../types.ts';
@@ -141,6 +142,7 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
   const resources: Record<string, GovernedResource> = {};
   const routed: RoutedResource[] = [];
   const seen = new Map<string, string>();
+  const labels: string[] = [];
   for (const { label, options: own } of apiResourceEntries(entries)) {
     let resource: GovernedResource;
     try {
@@ -158,7 +160,13 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     }
     seen.set(resource.paths.collection, resource.model.resourceType);
     resources[resource.resourceName] = resource;
+    labels.push(label);
   }
+  // References name entities of this API: resolved now that every resource is built (docs/decisions/B29.md).
+  linkReferences(
+    routed.map(({ ctx }) => ctx),
+    labels.map((label) => `resources.${label}.entity`),
+  );
   const handlers = Object.values(resources);
   // Every resource reaches every other one in a transaction's tx and a rule's reader.
   const contexts = routed.map((entry) => entry.ctx);

@@ -176,7 +176,7 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     body: BodyObjectSchema,
     status: 201,
     answer: 'record',
-    errors: [...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'CONFLICT', 'BUSINESS_RULE_VIOLATION'],
+    errors: [...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'CONFLICT', 'BUSINESS_RULE_VIOLATION', 'REFERENCE_NOT_FOUND'],
     input: ({ headers }) => (headers['idempotency-key'] === undefined ? {} : { idempotencyKey: headers['idempotency-key'] }),
   },
   {
@@ -207,7 +207,7 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     headers: IfMatchHeader,
     body: BodyObjectSchema,
     answer: 'record',
-    errors: [...WRITE_ERRORS, 'CONFLICT', 'PRECONDITION_FAILED', 'BUSINESS_RULE_VIOLATION'],
+    errors: [...WRITE_ERRORS, 'CONFLICT', 'PRECONDITION_FAILED', 'BUSINESS_RULE_VIOLATION', 'REFERENCE_NOT_FOUND'],
     input: (parts) => ({ id: parts.id, ...versionsOf(parts) }),
   },
   {
@@ -219,7 +219,7 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     query: () => z.strictObject({ expectedVersion: VersionTextSchema.optional() }),
     headers: IfMatchHeader,
     answer: 'record',
-    errors: ['CONFLICT', 'PRECONDITION_FAILED', 'BUSINESS_RULE_VIOLATION'],
+    errors: ['CONFLICT', 'PRECONDITION_FAILED', 'REFERENCED', 'BUSINESS_RULE_VIOLATION'],
     input: (parts) => ({ id: parts.id, ...versionsOf(parts) }),
   },
   {
@@ -232,7 +232,15 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     headers: IfMatchHeader,
     body: BodyObjectSchema.pipe(RollbackBodySchema),
     answer: 'record',
-    errors: [...WRITE_ERRORS, 'CONFLICT', 'PRECONDITION_FAILED', 'ROLLBACK_DISABLED', 'INVALID_TARGET_VERSION', 'BUSINESS_RULE_VIOLATION'],
+    errors: [
+      ...WRITE_ERRORS,
+      'CONFLICT',
+      'PRECONDITION_FAILED',
+      'ROLLBACK_DISABLED',
+      'INVALID_TARGET_VERSION',
+      'BUSINESS_RULE_VIOLATION',
+      'REFERENCE_NOT_FOUND',
+    ],
     input: (parts) => ({ id: parts.id, ...versionsOf(parts) }),
   },
   {

@@ -1,0 +1,156 @@
+/**
+ * Relations over HTTP on a real server and a real SQLite file (docs/entities.md#relations):
+ * refusals in the documented envelope, the list filter, restrict and cascade on DELETE, the
+ * OpenAPI document, and the start-up errors of references that cannot resolve.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigurationError, createGovernedApi, defineEntity } from 'cellgate';
+import { sqliteStorage } from 'cellgate/storage/sqlite';
+import { RelationComment, RelationLabel, RelationMilestone, RelationProject, RelationTask } from '../../src/testing/storage-conformance-references.ts';
+import { expectError, ids, mint, send, serve, SECRET } from './support.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cellgate-relations-'));
+const storage = sqliteStorage({ filename: join(dir, 'relations.db') });
+const api = createGovernedApi({
+  storage,
+  auth: { secret: SECRET },
+  resources: { projects: RelationProject, tasks: RelationTask, comments: RelationComment, milestones: RelationMilestone, labels: RelationLabel },
+});
+let url = '';
+let close: () => Promise<void> = async () => {};
+let token = '';
+const projects = `/v1/workspaces/${ids.ws}/projects`;
+const milestones = `/v1/workspaces/${ids.ws}/milestones`;
+const tasks = `/v1/workspaces/${ids.ws}/cells/${ids.cell}/tasks`;
+
+beforeAll(async () => {
+  await api.migrate();
+  ({ url, close } = await serve(api));
+  token = await mint({ workspaces: { [ids.ws]: ['admin'] }, permissions: ['audit:read', 'audit:restore'] });
+});
+afterAll(async () => {
+  await close();
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const post = async (path: string, body: unknown) => send(url, 'POST', path, { token, body });
+
+describe('references over HTTP', () => {
+  it('refuses a create and a JSON Patch naming no live record: 422 REFERENCE_NOT_FOUND with details.fields', async () => {
+    const missing = await post(tasks, { title: 't', projectId: crypto.randomUUID() });
+    expectError(missing, 422, 'REFERENCE_NOT_FOUND');
+    expect(missing.body.details.fields).toEqual([{ path: 'projectId', message: expect.stringContaining('relations.project') }]);
+    const project = await post(projects, { name: 'p' });
+    const task = await post(tasks, { title: 't', projectId: project.body.data.id });
+    expect(task.status, task.text).toBe(201);
+    const patched = await send(url, 'PATCH', `${tasks}/${task.body.data.id}`, {
+      token,
+      body: { expectedVersion: 1, patch: [{ op: 'replace', path: '/projectId', value: crypto.randomUUID() }] },
+    });
+    expectError(patched, 422, 'REFERENCE_NOT_FOUND');
+    expect((await send(url, 'GET', `${tasks}/${task.body.data.id}`, { token })).body.data.version).toBe(1);
+  });
+
+  it('filters a list by a reference field, and refuses a value that is not a UUID', async () => {
+    const a = await post(projects, { name: 'a' });
+    const b = await post(projects, { name: 'b' });
+    const first = await post(milestones, { title: 'one', projectId: a.body.data.id });
+    await post(milestones, { title: 'two', projectId: b.body.data.id });
+    const listed = await send(url, 'GET', `${milestones}?projectId=${a.body.data.id}`, { token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data.map((row: { id: string }) => row.id)).toEqual([first.body.data.id]);
+    expectError(await send(url, 'GET', `${milestones}?projectId=nope`, { token }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('DELETE answers 409 REFERENCED for a restrict reference, and cascades otherwise', async () => {
+    const held = await post(projects, { name: 'held' });
+    await post(milestones, { title: 'm', projectId: held.body.data.id });
+    const refused = await send(url, 'DELETE', `${projects}/${held.body.data.id}`, { token, headers: { 'if-match': '"1"' } });
+    expectError(refused, 409, 'REFERENCED');
+    expect(refused.body.details).toMatchObject({ count: 1, referencedBy: [{ resource: 'milestones', field: 'projectId', count: 1 }] });
+
+    const free = await post(projects, { name: 'free' });
+    const task = await post(tasks, { title: 't', projectId: free.body.data.id });
+    const deleted = await send(url, 'DELETE', `${projects}/${free.body.data.id}`, { token, headers: { 'if-match': '"1"' } });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await send(url, 'GET', `${tasks}/${task.body.data.id}`, { token })).status).toBe(404);
+  });
+
+  it('describes references and their refusals in the OpenAPI document', async () => {
+    const document = (await send(url, 'GET', '/v1/openapi.json', { token })).body;
+    const text = JSON.stringify(document);
+    expect(text).toContain('"x-cellgate-references":{"entity":"relations.project","onDelete":"cascade"}');
+    expect(text).toContain('REFERENCE_NOT_FOUND');
+    expect(text).toContain('REFERENCED');
+    expect(JSON.stringify(document.paths)).toContain('"name":"projectId","in":"query"');
+  });
+});
+
+describe('references at start-up', () => {
+  const referencing = (entity: string, scope: 'system-global' | 'workspace-shared' | 'cell-isolated' = 'workspace-shared') =>
+    defineEntity({
+      $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
+      name: 'Note',
+      key: 'startup.note',
+      version: '1.0.0',
+      description: 'A note',
+      scope,
+      governance_tier: 'tier-2',
+      permissions: { view: ['admin'], edit: ['admin'], admin: ['admin'] },
+      fields: { text: { type: 'string' }, target_id: { type: 'string', format: 'uuid', references: { entity } } },
+    });
+  const build = (resources: Record<string, unknown>) => () =>
+    createGovernedApi({ storage, auth: { secret: SECRET }, resources: resources as Record<string, ReturnType<typeof referencing>> });
+  const refusal = (fn: () => unknown): ConfigurationError => {
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof ConfigurationError) return error;
+      throw error;
+    }
+    return expect.fail('expected a ConfigurationError');
+  };
+
+  it('names the field of a reference to an entity the API does not serve', () => {
+    const error = refusal(build({ notes: referencing('relations.nothing') }));
+    expect(error.path).toBe('resources.notes.entity.fields.target_id.references.entity');
+    expect(error.message).toContain('relations.nothing');
+  });
+
+  it('refuses a reference across scopes no record can satisfy', () => {
+    const error = refusal(build({ notes: referencing('relations.task'), tasks: RelationTask, projects: RelationProject }));
+    expect(error.path).toBe('resources.notes.entity.fields.target_id.references.entity');
+    expect(error.message).toMatch(/workspace-shared record cannot reference a cell-isolated one/);
+    expect(refusal(build({ notes: referencing('relations.project', 'system-global'), projects: RelationProject })).message).toMatch(/no workspace/);
+  });
+
+  it('asks for the major when the API serves several, and accepts a pinned one', () => {
+    const v2 = defineEntity({ ...RelationProject, version: '2.0.0' } as never);
+    const resources = { notes: referencing('relations.project'), projects: RelationProject, 'projects-v2': v2 };
+    expect(refusal(build(resources)).message).toContain('relations.project@v1');
+    expect(build({ ...resources, notes: referencing('relations.project@v2') })).not.toThrow();
+    expect(refusal(build({ ...resources, notes: referencing('relations.project@v3') })).message).toContain('v1, v2');
+  });
+
+  it('lets a resource on its own reference itself only', async () => {
+    const { createGovernedResource } = await import('cellgate');
+    const tree = defineEntity({
+      $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
+      name: 'Node',
+      key: 'startup.node',
+      version: '1.0.0',
+      description: 'A tree node',
+      scope: 'workspace-shared',
+      governance_tier: 'tier-2',
+      permissions: { view: ['admin'], edit: ['admin'], admin: ['admin'] },
+      fields: { parent_id: { type: 'string', format: 'uuid', nullable: true, references: { entity: 'startup.node', on_delete: 'set_null' } } },
+    });
+    expect(() => createGovernedResource({ entity: tree, storage, auth: { secret: SECRET } })).not.toThrow();
+    const error = refusal(() => createGovernedResource({ entity: RelationTask, storage, auth: { secret: SECRET } }));
+    expect(error.path).toBe('entity.fields.project_id.references.entity');
+  });
+});
