@@ -183,7 +183,7 @@ export function maskView(view: RecordView, mask: FieldMask): RecordView {
 }
 
 /** The top-level member a JSON Pointer names (unescaped), `''` for the root. */
-function topMember(pointer: unknown): string {
+export function topMember(pointer: unknown): string {
   if (typeof pointer !== 'string') return '';
   const end = pointer.indexOf('/', 1);
   return (end === -1 ? pointer.slice(1) : pointer.slice(1, end)).replace(/~1/g, '/').replace(/~0/g, '~');

@@ -107,7 +107,7 @@ export function fieldAccessConformanceCases(driver: Current): void {
       const write = await refusal(service.update(staff, id, { expectedVersion: 3, salary: 1 }));
       expect({ status: write.status, fields: write.details?.fields }).toEqual({ status: 403, fields: [{ path: 'salary', message: expect.any(String) }] });
       const rollback = await refusal(service.rollback(staff, id, { targetVersion: 1 }));
-      expect({ status: rollback.status, paths: (rollback.details?.fields as Array<{ path: string }>).map((field) => field.path) }).toEqual({
+      expect({ status: rollback.status, paths: ((rollback.details?.fields ?? []) as Array<{ path: string }>).map((field) => field.path) }).toEqual({
         status: 403,
         paths: ['salary'],
       });

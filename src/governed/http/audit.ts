@@ -13,7 +13,7 @@ import { CellgateError } from '../../errors.ts';
 import { HISTORY_PAGE_MAX_LENGTH } from '../../limits.ts';
 import type { AuditExportQuery, AuditQuery, AuditRecord, StorageDriver } from '../../storage/types.ts';
 import { narrowReach, requireAuditRead, workspacesOf, type HistoryReachPolicy } from '../history-reach.ts';
-import { maskAudit } from '../field-access.ts';
+import { maskAudit, topMember } from '../field-access.ts';
 import { historyPaging, type HistoryPaging } from '../service-schemas.ts';
 import type { Actor, AuditView, HistoryPage } from '../types.ts';
 
@@ -55,8 +55,16 @@ export async function listTenantAudit(
     ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
   };
   const page = await storage.listAudit(query);
-  // Per record: each carries its own resource type and workspace, hence its own field mask.
-  const data = page.records.map((record) => maskAudit(record, policy.maskFor(actor, record.resourceType, record.workspaceId)));
+  // Per record: each carries its own resource type and workspace, hence its own field mask. With
+  // `field`, a record found because a field hidden from this reader changed is left out, as if the
+  // field did not exist (the page may then hold fewer than `limit`; the cursor stays right).
+  const hiddenField = field === undefined ? undefined : topMember(field);
+  const data: AuditView[] = [];
+  for (const record of page.records) {
+    const mask = policy.maskFor(actor, record.resourceType, record.workspaceId);
+    if (hiddenField !== undefined && mask?.hiddenSet.has(hiddenField)) continue;
+    data.push(maskAudit(record, mask));
+  }
   return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
 }
 

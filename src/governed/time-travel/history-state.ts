@@ -6,7 +6,7 @@
 import { CellgateError } from '../../errors.ts';
 import type { RecordScope, StoredRecord } from '../../storage/types.ts';
 import { authorize } from '../access.ts';
-import { notFound, type ServiceContext } from '../service-context.ts';
+import { notFound, viewFor, type ServiceContext } from '../service-context.ts';
 import type { GovernedContext, HistoricalView } from '../types.ts';
 
 /**
@@ -53,7 +53,7 @@ export async function stateAtInstant(ctx: ServiceContext, scope: RecordScope, cu
  * A historical state as the caller may see it: the same per-reader view a GET renders (so field
  * access and redaction reach history through one path), with the instant it was read at.
  */
-export function historicalView(ctx: ServiceContext, _context: GovernedContext, state: StoredRecord, asOf: string): HistoricalView {
-  const view = ctx.codec.view(state);
+export function historicalView(ctx: ServiceContext, context: GovernedContext, state: StoredRecord, asOf: string): HistoricalView {
+  const view = viewFor(ctx, context, state);
   return { data: view.data, meta: { ...view.meta, asOf } };
 }

@@ -12,7 +12,8 @@ import { CellgateError } from '../../errors.ts';
 import { AS_OF_LIST_BATCH, AS_OF_LIST_MAX_OFFSET } from '../../limits.ts';
 import { runListQuery } from '../../storage/memory/list.ts';
 import type { ListQuery, RecordScope, StoredRecord } from '../../storage/types.ts';
-import { toListQuery, type ParsedListParams } from '../list-query.ts';
+import { listParamsSchema, toListQuery, type ParsedListParams } from '../list-query.ts';
+import { parseInput } from '../service-schemas.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { GovernedContext, ListView } from '../types.ts';
 import { historicalView } from './history-state.ts';
@@ -22,9 +23,14 @@ export async function listAsOf(
   ctx: ServiceContext,
   context: GovernedContext,
   scope: RecordScope,
-  input: ParsedListParams & { asOf: string },
+  given: ParsedListParams & { asOf: string },
 ): Promise<ListView> {
-  const query = toListQuery(ctx.entity, scope, input);
+  // As a live list: parameters checked against the entity as this reader sees it (a hidden field
+  // is unknown to it), records rendered through the same per-reader view (docs/field-access.md).
+  const mask = ctx.fieldAccess.maskFor(context.actor, scope.workspaceId);
+  const { asOf, ...params } = given;
+  const input = mask.hidden.length === 0 ? given : { ...parseInput(listParamsSchema(mask.listEntity), params, 'query parameter'), asOf };
+  const query = toListQuery(mask.listEntity, scope, input);
   if (query.offset > AS_OF_LIST_MAX_OFFSET) {
     throw new CellgateError('VALIDATION_ERROR', `A list as of an instant pages at most ${AS_OF_LIST_MAX_OFFSET} records deep; narrow it with filters.`, {
       details: { fields: [{ path: 'page', message: `(page - 1) × pageSize must be at most ${AS_OF_LIST_MAX_OFFSET}` }] },
@@ -37,6 +43,7 @@ export async function listAsOf(
     pageSize: input.pageSize,
     asOf: input.asOf,
     ...(input.count === undefined ? {} : { count: 'exact' as const }),
+    ...(mask.hidden.length === 0 ? {} : { hiddenFields: [...mask.hidden] }),
   };
   return { data: records.map((state) => historicalView(ctx, context, state, input.asOf).data), meta };
 }
