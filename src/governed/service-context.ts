@@ -137,11 +137,17 @@ function recordLimitOf(limit: number | undefined): number {
 
 /**
  * 413 `PAYLOAD_TOO_LARGE` when `fields` would take more than the record limit as JSON. Measured
- * on the values about to be stored, so a write is refused before anything is written.
+ * on the values about to be stored, so a write is refused before anything is written. The length
+ * is told only when `tellLength`: it counts every field, so a caller with hidden fields would learn
+ * their size from it (docs/field-access.md).
  */
-export function checkRecordSize(ctx: ServiceContext, fields: Record<string, unknown>): void {
+export function checkRecordSize(ctx: ServiceContext, fields: Record<string, unknown>, tellLength = true): void {
   const length = JSON.stringify(fields).length;
   if (length > ctx.recordLimit) {
+    if (!tellLength)
+      throw new CellgateError('PAYLOAD_TOO_LARGE', `The record would take more characters of JSON than the limit of ${ctx.recordLimit}.`, {
+        details: { limit: ctx.recordLimit },
+      });
     throw new CellgateError('PAYLOAD_TOO_LARGE', `The record would take ${length} characters of JSON, more than the limit of ${ctx.recordLimit}.`, {
       details: { limit: ctx.recordLimit, length },
     });

@@ -77,7 +77,7 @@ export const updateOperation: ServiceOperation<UpdateInput, RecordView> = {
       }
       // An update that changes nothing writes nothing: no version, no audit, no rule asked.
       if (codec.fields.every((field) => jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null))) return current;
-      checkRecordSize(ctx, fields);
+      checkRecordSize(ctx, fields, mask.hidden.length === 0);
       const after = nextState(current, context, { fields });
       return write(ctx, running, context, { eventType: 'entity.updated', before: current, after, carrier: carrierOf(expectation), input: body });
     });

@@ -111,6 +111,13 @@ export function fieldAccessConformanceCases(driver: Current): void {
         status: 403,
         paths: ['salary'],
       });
+      // A write past the record limit does not tell a reader with hidden fields the record's length.
+      const small = createGovernedService({ entity: Staffer, storage: driver(), recordLimit: 200 });
+      const sized = await small.create(hr, { name: 'Bo', notes: 'n'.repeat(120) });
+      const tooLarge = await refusal(small.update(staff, sized.data.id, { expectedVersion: 1, name: 'x'.repeat(60) }));
+      expect({ status: tooLarge.status, details: tooLarge.details }).toEqual({ status: 413, details: { limit: 200 } });
+      expect(tooLarge.message).not.toMatch(/\b(?!200\b)\d+\b/);
+      expect((await refusal(small.update(hr, sized.data.id, { expectedVersion: 1, name: 'x'.repeat(60) }))).details?.length).toBeGreaterThan(200);
       // One that leaves the hidden field as it is goes through.
       expect((await service.rollback(staff, id, { targetVersion: 2 })).meta.version).toBe(4);
     });
