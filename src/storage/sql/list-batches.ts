@@ -1,10 +1,11 @@
 /**
- * A list page read in batches bounded by size (docs/decisions/B25.md). The first query fixes the
- * page: the ids of its rows in list order, each with its stored size computed in the database,
- * and the whole rows of the first batch joined in (the leading rows whose running size stays within
- * `maxLength`, always the first). The other rows are read by id, one batch per query, only when the
- * caller pulls them. So the process holds about one batch whatever `pageSize` × record size is,
- * and a write between two batches cannot shift the page: its ids were fixed by the first query.
+ * A list page read in batches bounded by size (docs/decisions/B25.md). A page whose stored sizes
+ * (summed in the database) fit in one batch is read whole by one query. Otherwise the next query
+ * fixes the page: the ids of its rows in list order, each with its stored size, and the whole rows
+ * of the first batch joined in (the leading rows whose running size stays within `maxLength`,
+ * always the first). The other rows are read by id, one batch per query, only when the caller
+ * pulls them. So the process holds about one batch whatever `pageSize` × record size is, and a
+ * write between two batches cannot shift the page: its ids were fixed by that query.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { EntityStorageModel, ListQuery, StoredRecord } from '../types.ts';
@@ -68,6 +69,23 @@ function firstQuery(dialect: SqlDialect, model: EntityStorageModel, query: ListQ
     ORDER BY sized.${sql.id('_page_n')}`;
 }
 
+/**
+ * The whole page in one query, provided its rows' sizes sum within `maxLength` (summed in the
+ * database first, by an uncorrelated subquery run once); no row otherwise. The common case, a
+ * page that fits, costs one plain page read plus a scan of the page's sizes.
+ */
+function wholeIfFits(dialect: SqlDialect, model: EntityStorageModel, query: ListQuery, where: Sql, maxLength: number): RawBuilder<Row> {
+  const table = sql.table(model.table);
+  const order = listOrder(model, query);
+  return sql<Row>`SELECT * FROM ${table} WHERE ${where} AND (
+      SELECT coalesce(sum(${sql.id('_page_size')}), 0) FROM (
+        SELECT ${rowSize(dialect, model)} AS ${sql.id('_page_size')} FROM ${table}
+        WHERE ${where} ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}
+      ) AS page
+    ) <= ${maxLength}
+    ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`;
+}
+
 /** Cuts the pending ids into consecutive batches of at most `maxLength` (at least one id each). */
 export function batchesOf<T extends { size: number }>(items: readonly T[], maxLength: number): T[][] {
   const batches: T[][] = [];
@@ -128,6 +146,9 @@ export async function readSizedList(
   where: Sql,
   maxLength: number,
 ): Promise<{ records: StoredRecord[]; rest?: AsyncIterable<StoredRecord[]> }> {
+  const whole = await wholeIfFits(dialect, model, query, where, maxLength).execute(db);
+  if (whole.rows.length > 0) return { records: whole.rows.map((row) => decodeRecord(dialect, model, row)) };
+  // Past the bound (or an empty page): the page's ids and sizes, with the rows of its first batch.
   const { rows } = await firstQuery(dialect, model, query, where, maxLength).execute(db);
   const records: StoredRecord[] = [];
   const pending: Pending[] = [];
