@@ -22,30 +22,39 @@ export function timeTravelAccess(ctx: ServiceContext, context: GovernedContext, 
 export const historyPurged = (details: Record<string, unknown>): CellgateError =>
   new CellgateError('HISTORY_PURGED', 'That part of the history was removed by the retention policy', { details });
 
-/** The record as it is now, deleted or not: 404 when absent or in another scope. */
-export async function currentRecord(ctx: ServiceContext, scope: RecordScope, id: string): Promise<StoredRecord> {
+/**
+ * Why a state is missing: the record is absent or in another scope (404), the version lies past
+ * its current one (404), the instant precedes its creation (404), or retention removed it (410).
+ * Read only when the state itself was not found, so the common read is one row.
+ */
+async function missingState(ctx: ServiceContext, scope: RecordScope, id: string, wanted: { version: number } | { asOf: string }): Promise<CellgateError> {
   const current = await ctx.storage.get(ctx.model, scope, id);
-  if (current === null) throw notFound();
-  return current;
+  if (current === null) return notFound();
+  if ('version' in wanted && wanted.version > current.version) {
+    return new CellgateError('NOT_FOUND', `The record has no version ${wanted.version}`, {
+      details: { version: wanted.version, currentVersion: current.version },
+    });
+  }
+  if ('asOf' in wanted && wanted.asOf < current.createdAt) {
+    return new CellgateError('NOT_FOUND', 'The record did not exist yet at that instant', { details: { asOf: wanted.asOf } });
+  }
+  return historyPurged(wanted);
 }
 
-/** The stored state of version `version`: 404 past the current version, 410 when purged. */
-export async function stateAtVersion(ctx: ServiceContext, scope: RecordScope, current: StoredRecord, version: number): Promise<StoredRecord> {
-  if (version > current.version) {
-    throw new CellgateError('NOT_FOUND', `The record has no version ${version}`, { details: { version, currentVersion: current.version } });
-  }
-  const state = version === current.version ? current : await ctx.storage.getVersionState(ctx.model, scope, current.id, version);
-  if (state === null) throw historyPurged({ version });
+/**
+ * The stored state of version `version` (one row: every version's full state is stored, the
+ * current one included): 404 past the current version, 410 when retention removed it.
+ */
+export async function stateAtVersion(ctx: ServiceContext, scope: RecordScope, id: string, version: number): Promise<StoredRecord> {
+  const state = await ctx.storage.getVersionState(ctx.model, scope, id, version);
+  if (state === null) throw await missingState(ctx, scope, id, { version });
   return state;
 }
 
-/** The state current at `at`: 404 before the record was created, 410 when that state was purged. */
-export async function stateAtInstant(ctx: ServiceContext, scope: RecordScope, current: StoredRecord, at: string): Promise<StoredRecord> {
-  if (at < current.createdAt) throw new CellgateError('NOT_FOUND', 'The record did not exist yet at that instant', { details: { asOf: at } });
-  // The current state answers every instant since its write without a second read.
-  if (at >= current.updatedAt) return current;
-  const state = await ctx.storage.getVersionStateAt(ctx.model, scope, current.id, at);
-  if (state === null) throw historyPurged({ asOf: at });
+/** The state current at `at` (one index probe): 404 before the record was created, 410 when that state was purged. */
+export async function stateAtInstant(ctx: ServiceContext, scope: RecordScope, id: string, at: string): Promise<StoredRecord> {
+  const state = await ctx.storage.getVersionStateAt(ctx.model, scope, id, at);
+  if (state === null) throw await missingState(ctx, scope, id, { asOf: at });
   return state;
 }
 

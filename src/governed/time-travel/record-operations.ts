@@ -1,12 +1,13 @@
 /**
  * One record through time (docs/time-travel.md): `GET …/{id}/versions/{n}`, `GET …/{id}?asOf=`
- * and `GET …/{id}/changes?from=&to=`. Each reads the current record and at most two stored
- * states: a bounded number of rows whatever the length of the history.
+ * and `GET …/{id}/changes?from=&to=`. Each reads one stored state (two for changes), and the
+ * current record only to explain a missing one: a bounded number of rows whatever the length of
+ * the history.
  */
 import { diffStates } from '../audit/index.ts';
 import type { ServiceOperation } from '../service-context.ts';
 import type { ChangesView, HistoricalView } from '../types.ts';
-import { currentRecord, historicalView, stateAtInstant, stateAtVersion, timeTravelAccess } from './history-state.ts';
+import { historicalView, stateAtInstant, stateAtVersion, timeTravelAccess } from './history-state.ts';
 
 /** Parsed input of `versions/{n}`. */
 export interface VersionAtInput {
@@ -32,7 +33,7 @@ export interface ChangesInput {
 export const versionAtOperation: ServiceOperation<VersionAtInput, HistoricalView> = {
   access: (ctx, context, scope) => timeTravelAccess(ctx, context, scope),
   async run(ctx, context, scope, { id, version }) {
-    const state = await stateAtVersion(ctx, scope, await currentRecord(ctx, scope, id), version);
+    const state = await stateAtVersion(ctx, scope, id, version);
     return historicalView(ctx, context, state, state.updatedAt);
   },
 };
@@ -41,7 +42,7 @@ export const versionAtOperation: ServiceOperation<VersionAtInput, HistoricalView
 export const asOfOperation: ServiceOperation<AsOfInput, HistoricalView> = {
   access: (ctx, context, scope) => timeTravelAccess(ctx, context, scope),
   async run(ctx, context, scope, { id, asOf }) {
-    const state = await stateAtInstant(ctx, scope, await currentRecord(ctx, scope, id), asOf);
+    const state = await stateAtInstant(ctx, scope, id, asOf);
     return historicalView(ctx, context, state, asOf);
   },
 };
@@ -54,8 +55,7 @@ export const asOfOperation: ServiceOperation<AsOfInput, HistoricalView> = {
 export const changesOperation: ServiceOperation<ChangesInput, ChangesView> = {
   access: (ctx, context, scope) => timeTravelAccess(ctx, context, scope),
   async run(ctx, context, scope, { id, from, to }) {
-    const current = await currentRecord(ctx, scope, id);
-    const [before, after] = await Promise.all([stateAtVersion(ctx, scope, current, from), stateAtVersion(ctx, scope, current, to)]);
+    const [before, after] = await Promise.all([stateAtVersion(ctx, scope, id, from), stateAtVersion(ctx, scope, id, to)]);
     const patch = diffStates(
       historicalView(ctx, context, before, before.updatedAt).data as Record<string, unknown>,
       historicalView(ctx, context, after, after.updatedAt).data as Record<string, unknown>,

@@ -233,15 +233,22 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
 
     getVersionState(model, scope: RecordScope, id, version) {
       return mapErrors(dialect, async () => {
-        const { rows } = await sql<Row>`SELECT ${sql.ref('state')} FROM ${sql.table(VERSION_TABLE)}
+        // Cached like `get`: time travel reads a version state per call (docs/time-travel.md).
+        const { rows } = await runCached(
+          db,
+          cache,
+          `versionState:${scopeShape(scope)}`,
+          () => sql<Row>`SELECT ${sql.ref('state')} FROM ${sql.table(VERSION_TABLE)}
           WHERE ${sql.ref('resource_type')} = ${model.resourceType} AND ${sql.ref('id')} = ${id} AND ${sql.ref('version')} = ${version}
-          AND ${scopeCondition(scope)}`.execute(db);
+          AND ${scopeCondition(scope)}`,
+          [model.resourceType, id, version, ...scopeValues(scope)],
+        );
         return rows[0] ? (dialect.decode('json', rows[0].state) as StoredRecord) : null;
       });
     },
 
     getVersionStateAt(model, scope, id, at) {
-      return getVersionStateAt(dialect, db, model, scope, id, at);
+      return getVersionStateAt(dialect, db, cache, model, scope, id, at);
     },
 
     listVersionStatesAt(model, scope, at, after, limit) {

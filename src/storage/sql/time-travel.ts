@@ -13,6 +13,7 @@ import { VERSION_TABLE } from './columns.ts';
 import { scopeCondition } from './list-query.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
 import { mapErrors } from './sql-errors.ts';
+import { runCached, type StatementCache } from './statement-cache.ts';
 
 /** The latest state of record `id` recorded at or before `at` (the higher version on a tie). */
 const stateAtQuery = (model: EntityStorageModel, id: ReturnType<typeof sql.ref> | string, at: unknown) =>
@@ -24,13 +25,16 @@ const stateAtQuery = (model: EntityStorageModel, id: ReturnType<typeof sql.ref> 
 export function getVersionStateAt(
   dialect: SqlDialect,
   db: SqlDb | SqlTx,
+  cache: StatementCache,
   model: EntityStorageModel,
   scope: RecordScope,
   id: string,
   at: string,
 ): Promise<StoredRecord | null> {
   return mapErrors(dialect, async () => {
-    const { rows } = await sql<Row>`${stateAtQuery(model, id, dialect.encode('timestamp', at))}`.execute(db);
+    const instant = dialect.encode('timestamp', at);
+    // The text depends on nothing but the table: compiled once per driver, like the other hot reads.
+    const { rows } = await runCached(db, cache, 'stateAt', () => sql<Row>`${stateAtQuery(model, id, instant)}`, [model.resourceType, id, instant]);
     const state = rows[0] ? (dialect.decode('json', rows[0].state) as StoredRecord) : null;
     // Records never change scope; the check keeps a state of another tenant unreadable all the same.
     return state !== null && state.tenantId === scope.tenantId && state.workspaceId === scope.workspaceId && state.cellId === scope.cellId ? state : null;
