@@ -26,6 +26,7 @@ import {
   type WebhookTargetAllowance,
 } from 'cellgate';
 import { lifecycleFromEnv, schedulePurge } from './purge.ts';
+import { logSignerFromEnv } from './log-key.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -212,8 +213,11 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
   const storage = options.storage ?? memoryStorage();
   const metrics = createMetricsRegistry();
   const lifecycle = lifecycleFromEnv(env);
+  const logKey = await logSignerFromEnv(env);
   const api = createGovernedApi({
     storage,
+    // The verifiable log's checkpoints and proofs (docs/verifiable-history.md).
+    log: { signer: logKey.signer, origin: 'cellgate.local/audit' },
     ...lifecycle,
     auth,
     metrics,
@@ -248,6 +252,8 @@ export async function createDemoResources(options: DemoResourceOptions): Promise
           .join(', ')}`
       : `governed      /v1/workspaces/:workspaceId/customers, /v1/workspaces/:workspaceId/cells/:cellId/invoices, /v1/activity-events`,
     'audit         /v1/audit, /v1/audit/:auditId, …/:id/versions',
+    'audit log     /v1/audit/checkpoint, /v1/audit/proof?from&to, /v1/audit/:auditId/proof, /v1/audit/:auditId/bundle',
+    logKey.banner,
     'events        /v1/events (change feed: ?after=<cursor>&resourceType&workspaceId&limit&wait=<seconds>)',
     ...(webhook === undefined ? [] : [`webhook       ${webhook.url} (every event, Standard Webhooks signatures)`]),
     'metrics       /metrics',
