@@ -44,6 +44,7 @@ export * from './governed/rate-limit.ts';
 export {
   EntityDocumentSchema,
   FieldDescriptorSchema,
+  FieldPermissionsSchema,
   DataBlockSchema,
   defineEntity,
   loadEntity,
