@@ -35,6 +35,7 @@ describe('audit records', () => {
       redactionApplied: true,
       tags: null,
       reason: null,
+      changeSetId: null,
     });
     expect(await service.getAudit(wsCtx(), audit!.id)).toEqual(audit);
     expect(await storage.getAudit(admin.tenantId, audit!.id)).toEqual(audit);
