@@ -95,6 +95,11 @@ function entitySchemas(entity: EntityDefinitionDocument, name: string): Record<s
             page: { type: 'integer' },
             pageSize: { type: 'integer' },
             asOf: { type: 'string', format: 'date-time', description: 'Lists read as of an instant only (docs/time-travel.md).' },
+            hiddenFields: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'Fields this caller may not view, absent from `data` (docs/field-access.md); present only when one is hidden.',
+            },
           },
           required: ['total', 'page', 'pageSize'],
         },
@@ -141,6 +146,11 @@ function sharedSchemas(): Record<string, Json> {
         updatedAt: { type: 'string', format: 'date-time' },
         updatedBy: { type: 'string' },
         asOf: { type: 'string', format: 'date-time', description: 'Historical reads only (docs/time-travel.md): the instant the state is read at.' },
+        hiddenFields: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Fields this caller may not view, absent from `data` (docs/field-access.md); present only when one is hidden.',
+        },
       },
       required: ['version', 'createdAt', 'updatedAt', 'updatedBy'],
     },
