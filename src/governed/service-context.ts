@@ -243,7 +243,8 @@ export async function write(ctx: ServiceContext, running: WriteScope, context: G
   const { session, changeSet } = running;
   running.count();
   const operation = ruleOperationOf(change.eventType);
-  if (operation !== undefined) {
+  // Most entities have neither checks nor rules: their writes skip the call entirely.
+  if (operation !== undefined && (ctx.writeChecks.length > 0 || ctx.rules?.validate !== undefined)) {
     const scope: RecordScope = { tenantId: after.tenantId, workspaceId: after.workspaceId, cellId: after.cellId };
     await checkWrite({ ctx, session, scope, before, after, context, changeSet, running, eventType: change.eventType, operation }, change.input ?? null);
   }
