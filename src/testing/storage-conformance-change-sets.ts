@@ -160,6 +160,16 @@ function registerCases(driver: Current): void {
       expect(await outboxOf(ctx)).toHaveLength(outboxBefore);
       expect(events).toHaveLength(published);
       expect(afterCommits).toHaveLength(hooked);
+      // A stale If-Match inside is the 412 it is alone, and rolls back the same way.
+      const precondition = await fail(
+        api.transaction(ctx, async (tx) => {
+          await tx.tasks.create({ title: 'Lost too', projectId: project.data.id });
+          await tx.projects.update(project.data.id, { name: 'Stale' }, { ifMatch: 7 });
+        }),
+      );
+      expect(codeOf(precondition)).toBe('PRECONDITION_FAILED');
+      expect((await api.resources.tasks.service.list(ctx)).meta.total).toBe(0);
+      expect(await auditOf(ctx)).toHaveLength(auditBefore);
     });
 
     it('rolls back everything when the callback throws its own error, and rethrows it', async () => {
