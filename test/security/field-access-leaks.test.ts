@@ -200,8 +200,9 @@ function suite(name: string, skip: string | undefined, open: () => Promise<{ sto
         const version = await send(server.url, 'GET', `${collection}/${id}/versions/1`, { token: tokens[role] });
         expect(version.body.meta.hiddenFields).toEqual(['salary', 'notes', 'nickname', 'ssn']);
         // Who changed the salary, and when: nothing, as for a field that does not exist.
-        const byField = await send(server.url, 'GET', '/v1/audit?resourceType=hr.Person@v1&field=/salary', { token: tokens[role] });
-        expect(byField.body.data).toEqual([]);
+        const byField = await send(server.url, 'GET', '/v1/audit?resourceType=hr.Person@v1&field=/salary&limit=1', { token: tokens[role] });
+        // No record and no cursor: the same answer as for a field no record ever changed.
+        expect(byField.body).toEqual({ data: [], meta: { limit: 1, nextCursor: null } });
         const asOfFilter = await send(server.url, 'GET', `${collection}?asOf=${encodeURIComponent(new Date().toISOString())}&salary=1`, {
           token: tokens[role],
         });
@@ -222,6 +223,17 @@ function suite(name: string, skip: string | undefined, open: () => Promise<{ sto
       expect(text('version 1')).toContain(CANARY.ssn);
       expect(text('changes 1 → 3')).toContain('/salary');
       expect(JSON.parse(text('audit by field')).data.length).toBeGreaterThanOrEqual(2);
+      const paged = await send(server.url, 'GET', '/v1/audit?resourceType=hr.Person@v1&field=/salary&limit=1', { token: tokens.hr });
+      expect(paged.body.meta.nextCursor).not.toBeNull();
+      // hr in another workspace only: the field stays hidden where the records are.
+      const elsewhere = await mint({
+        sub: ids.viewer,
+        secret: 'field-access-leak-matrix-secret-0123456789',
+        workspaces: { [ids.ws]: ['viewer'], [ids.otherWs]: ['hr'] },
+        permissions: ['audit:read'],
+      });
+      const other = await send(server.url, 'GET', '/v1/audit?resourceType=hr.Person@v1&field=/salary&limit=1', { token: elsewhere });
+      expect(other.body).toEqual({ data: [], meta: { limit: 1, nextCursor: null } });
     });
 
     it('writes: a field the caller may not edit is 403 with its path, before its value is read, and never echoed', async () => {

@@ -9,9 +9,9 @@
  * whole tenant only for a tenant-wide {@link TENANT_ADMIN_ROLE}; anyone else exports within the
  * workspaces where it holds a role.
  */
-import { CellgateError } from '../../errors.ts';
-import { HISTORY_PAGE_MAX_LENGTH } from '../../limits.ts';
-import type { AuditExportQuery, AuditQuery, AuditRecord, StorageDriver } from '../../storage/types.ts';
+import { CellgateError, validationError } from '../../errors.ts';
+import { HISTORY_PAGE_MAX_LENGTH, HISTORY_REACH_MAX_TERMS } from '../../limits.ts';
+import type { AuditExportQuery, AuditQuery, AuditRecord, HistoryReach, HistoryReachGrant, StorageDriver } from '../../storage/types.ts';
 import { narrowReach, requireAuditRead, workspacesOf, type HistoryReachPolicy } from '../history-reach.ts';
 import { maskAudit, topMember } from '../field-access.ts';
 import { historyPaging, type HistoryPaging } from '../service-schemas.ts';
@@ -40,7 +40,8 @@ export async function listTenantAudit(
   input: AuditListInput,
 ): Promise<HistoryPage<AuditView>> {
   const { workspaceId, resourceType, resourceId, field, changeSetId } = input;
-  const reach = policy.reach(actor, workspaceId);
+  const whole = policy.reach(actor, workspaceId);
+  const reach = field === undefined ? whole : reachWhereVisible(whole, policy, actor, topMember(field));
   const paging: HistoryPaging = historyPaging(input);
   const query: AuditQuery = {
     tenantId: actor.tenantId,
@@ -55,17 +56,40 @@ export async function listTenantAudit(
     ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
   };
   const page = await storage.listAudit(query);
-  // Per record: each carries its own resource type and workspace, hence its own field mask. With
-  // `field`, a record found because a field hidden from this reader changed is left out, as if the
-  // field did not exist (the page may then hold fewer than `limit`; the cursor stays right).
-  const hiddenField = field === undefined ? undefined : topMember(field);
-  const data: AuditView[] = [];
-  for (const record of page.records) {
-    const mask = policy.maskFor(actor, record.resourceType, record.workspaceId);
-    if (hiddenField !== undefined && mask?.hiddenSet.has(hiddenField)) continue;
-    data.push(maskAudit(record, mask));
-  }
+  // Per record: each carries its own resource type and workspace, hence its own field mask.
+  const data = page.records.map((record) => maskAudit(record, policy.maskFor(actor, record.resourceType, record.workspaceId)));
   return { data, meta: { limit: paging.limit, nextCursor: page.nextCursor } };
+}
+
+/**
+ * The reach of a `field` filter: each resource type only where the reader may view that field
+ * (docs/field-access.md), so records that changed a field hidden from it are never found, exactly
+ * as if the field did not exist; storage pages and counts the rest as usual. Roles only add, so a
+ * field visible with the tenant-wide roles is visible everywhere; otherwise the workspaces are
+ * tested one by one (at most the reach's own bound of them).
+ */
+function reachWhereVisible(reach: HistoryReach, policy: HistoryReachPolicy, actor: Actor, member: string): HistoryReach {
+  const visible = (resourceType: string, workspaceId: string | null) => policy.maskFor(actor, resourceType, workspaceId)?.hiddenSet.has(member) !== true;
+  const narrowed: HistoryReachGrant[] = [];
+  for (const grant of reach) {
+    const kept: string[] = [];
+    for (const resourceType of grant.resourceTypes) {
+      if (grant.workspaceIds === null ? visible(resourceType, null) : grant.workspaceIds.every((id) => visible(resourceType, id))) {
+        kept.push(resourceType);
+        continue;
+      }
+      const workspaceIds = (grant.workspaceIds ?? workspacesOf(actor)).filter((id) => visible(resourceType, id));
+      if (workspaceIds.length > 0) narrowed.push({ resourceTypes: [resourceType], workspaceIds });
+    }
+    if (kept.length > 0) narrowed.push({ resourceTypes: kept, workspaceIds: grant.workspaceIds });
+  }
+  const terms = narrowed.reduce((sum, grant) => sum + grant.resourceTypes.length + (grant.workspaceIds?.length ?? 0), 0);
+  if (terms > HISTORY_REACH_MAX_TERMS) {
+    throw validationError(`Your roles reach too many workspaces to read this field's history at once (${terms} values, at most ${HISTORY_REACH_MAX_TERMS}).`, [
+      { path: 'workspaceId', message: 'Name one workspaceId to read its history' },
+    ]);
+  }
+  return narrowed;
 }
 
 /** `GET /v1/audit/:auditId`: one record, 404 outside the actor's reach (same reach as the list). */
