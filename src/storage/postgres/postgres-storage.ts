@@ -13,7 +13,7 @@ import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClien
 import { CellgateError, ConfigurationError } from '../../errors.ts';
 import { DEFAULT_PG_CONNECTION_TIMEOUT_MS, DEFAULT_PG_LOCK_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../../limits.ts';
 import { loadOptionalPeer } from '../optional-peer.ts';
-import { createSqlStorage, type SqlDialect, type SqlSchema } from '../sql/index.ts';
+import { createSqlStorage, type SqlDialect, type SqlSchema, type VerifiableLogSwitch } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
 import { postgresDialect } from './postgres-dialect.ts';
 
@@ -37,7 +37,7 @@ export interface PostgresTimeouts {
 
 /** Options of {@link postgresStorage}: a connection string, or a pool you created. */
 export type PostgresStorageOptions =
-  | (PostgresTimeouts & {
+  | (PostgresTimeouts & VerifiableLogSwitch & {
       /**
        * A libpq connection URL.
        * @example 'postgres://app:secret@db.internal:5432/app'
@@ -57,7 +57,7 @@ export type PostgresStorageOptions =
        */
       connectionTimeoutMs?: number;
     })
-  | (PostgresTimeouts & {
+  | (PostgresTimeouts & VerifiableLogSwitch & {
       /**
        * A `pg.Pool` (or anything with the same `connect()`/`end()`), or a function returning one
        * (called on first use). cellgate never ends a pool you pass. Give the timeouts to set them
@@ -196,6 +196,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageDriver 
       dialect: postgresDialect,
       db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: () => createPool(connectionString, max, timeouts, connectionTimeoutMs) }) }),
       capabilities,
+      ...(options.verifiableLog === undefined ? {} : { verifiableLog: options.verifiableLog }),
       // 0 = wait without end, as pg does; a huge wait stands in for it.
       transactionSlots: { slots: transactionSlotsFor(max), waitMs: connectionTimeoutMs || 2 ** 31 - 1 },
     });
@@ -213,6 +214,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageDriver 
       dialect: withLocalTimeouts(options),
       db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool }) }),
       capabilities,
+      ...(options.verifiableLog === undefined ? {} : { verifiableLog: options.verifiableLog }),
     });
   }
   throw new ConfigurationError('options', 'give either connectionString or pool');

@@ -86,7 +86,7 @@ export function decodeAuditCursor(cursor: string): string {
 }
 
 /** Builds the session operations over `db` (a database or a transaction); `cache` is the driver's. */
-export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: StatementCache): StorageSession {
+export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: StatementCache, withLog = true): StorageSession {
   // Methods, not arrow-valued members: a session is made per transaction, and `keepNames`
   // transforms (tsx) rename every arrow member on each creation (docs/architecture.md, "Performance model").
   return {
@@ -171,7 +171,7 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
     appendAudit(record: AuditRecord) {
       return mapErrors(dialect, async () => {
         await insertRow(db, cache, 'audit', AUDIT_TABLE, encodeAudit(dialect, record));
-        await appendLogLeaf(dialect, db, record);
+        if (withLog) await appendLogLeaf(dialect, db, record);
       });
     },
 

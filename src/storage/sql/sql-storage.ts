@@ -35,6 +35,19 @@ export interface SqlStorageOptions {
    * by the user).
    */
   transactionSlots?: { slots: number; waitMs: number };
+  /** Keep the verifiable audit log (docs/verifiable-history.md). @default true */
+  verifiableLog?: boolean;
+}
+
+/** The verifiable-log switch of the SQL drivers' options. */
+export interface VerifiableLogSwitch {
+  /**
+   * Keep the verifiable audit log: every audit record a leaf of its tenant's Merkle tree, appended
+   * in the write's transaction (docs/verifiable-history.md). `false` saves its two statements per
+   * audited write and leaves `storage.log` undefined.
+   * @default true
+   */
+  verifiableLog?: boolean;
 }
 
 /**
@@ -57,8 +70,9 @@ function createSqlMaintenanceSession(
   tx: SqlTx,
   cache: ReturnType<typeof createStatementCache>,
   reason: MaintenanceSession['reason'],
+  withLog: boolean,
 ): MaintenanceSession {
-  return { ...createSqlSession(dialect, tx, cache), ...createSqlErasureOperations(dialect, tx), ...createSqlRetention(dialect, tx), reason };
+  return { ...createSqlSession(dialect, tx, cache, withLog), ...createSqlErasureOperations(dialect, tx), ...createSqlRetention(dialect, tx), reason };
 }
 
 /** Runs a read again on timers while the database reports the lock busy, up to the dialect's wait (none: once). */
@@ -73,13 +87,14 @@ function busyRetry(dialect: SqlDialect): <T>(read: () => Promise<T>) => Promise<
 export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
   const { dialect, db } = options;
   const cache = createStatementCache();
-  const direct = retryingWhenBusy(dialect, createSqlSession(dialect, db, cache));
+  const withLog = options.verifiableLog !== false;
+  const direct = retryingWhenBusy(dialect, createSqlSession(dialect, db, cache, withLog));
   const retryBusyReads = busyRetry(dialect);
 
   const gate = options.transactionSlots ? createGate(options.transactionSlots.slots, options.transactionSlots.waitMs) : <T>(run: () => Promise<T>) => run();
 
   async function attempt<T>(fn: (session: StorageSession) => Promise<T>): Promise<T> {
-    return gate(() => dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx, cache))));
+    return gate(() => dialect.transaction(db, (tx) => fn(createSqlSession(dialect, tx, cache, withLog))));
   }
 
   return {
@@ -106,14 +121,14 @@ export function createSqlStorage(options: SqlStorageOptions): StorageDriver {
     },
     async maintenance(reason, fn) {
       try {
-        return await gate(() => inMaintenance(dialect, db, reason, (tx) => fn(createSqlMaintenanceSession(dialect, tx, cache, reason))));
+        return await gate(() => inMaintenance(dialect, db, reason, (tx) => fn(createSqlMaintenanceSession(dialect, tx, cache, reason, withLog))));
       } catch (error) {
         throw toStorageError(dialect, error);
       }
     },
     sweepIdempotency: (now, limit) => sweepIdempotency(dialect, db, now, limit),
     events: createSqlEventStore(dialect, db),
-    log: createSqlLogStore(dialect, db),
+    ...(withLog ? { log: createSqlLogStore(dialect, db) } : {}),
     exportAudit: (query) => exportAudit(dialect, db, query, retryBusyReads),
     vacuum: (models, mode) => mapErrors(dialect, () => vacuum(dialect, db, models, mode)),
     // Outside a transaction the order lock must still cover the insert: give it one of its own.

@@ -6,7 +6,7 @@
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { ConfigurationError } from '../../errors.ts';
 import { loadOptionalPeer } from '../optional-peer.ts';
-import { createSqlStorage, type SqlSchema } from '../sql/index.ts';
+import { createSqlStorage, type SqlSchema, type VerifiableLogSwitch } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
 import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS } from '../../limits.ts';
 import { createSqliteDialect, SQLITE_BUSY_SLICE_MS, SQLITE_FOLD_FUNCTION } from './sqlite-dialect.ts';
@@ -26,7 +26,7 @@ export interface SqliteClient extends SqliteDatabase {
 
 /** Options of {@link sqliteStorage}: a database file, or a client you created. */
 export type SqliteStorageOptions =
-  | {
+  | ({
       /**
        * Path of the database file; its folder is created when missing. `:memory:` keeps the data
        * in this process only.
@@ -39,8 +39,8 @@ export type SqliteStorageOptions =
        * @default 5000
        */
       busyTimeoutMs?: number;
-    }
-  | {
+    } & VerifiableLogSwitch)
+  | ({
       /**
        * A better-sqlite3 `Database`, or a function returning one (called on first use). cellgate
        * applies its PRAGMAs and function to it but never closes it: that stays yours.
@@ -48,7 +48,7 @@ export type SqliteStorageOptions =
       database: SqliteClient | (() => SqliteClient | Promise<SqliteClient>);
       /** @default 5000 */
       busyTimeoutMs?: number;
-    };
+    } & VerifiableLogSwitch);
 
 function prepare(client: SqliteClient, busyTimeoutMs: number): void {
   client.pragma('journal_mode = WAL');
@@ -139,5 +139,6 @@ export function sqliteStorage(options: SqliteStorageOptions): StorageDriver {
     dialect: createSqliteDialect(busyTimeoutMs),
     db: new Kysely<SqlSchema>({ dialect }),
     capabilities: { durable, multiProcess: durable, appendOnlyAuditEnforced: true },
+    ...(options.verifiableLog === undefined ? {} : { verifiableLog: options.verifiableLog }),
   });
 }
