@@ -353,11 +353,11 @@ export interface StorageSession {
   getVersionStateAt(model: EntityStorageModel, scope: RecordScope, id: string, at: string): Promise<StoredRecord | null>;
   /**
    * The states current at `at` ({@link StorageSession.getVersionStateAt}) of the records of `scope`
-   * created at or before `at`, one per record, ascending by id after `after` (null: from the
-   * first), at most `limit`: a keyset batch of a collection read as of an instant. A record whose
-   * state at `at` is no longer stored (purged history) is absent.
+   * created at or before `at`, one entry per record, ascending by id after `after` (null: from the
+   * first), at most `limit`: a keyset batch of a collection read as of an instant. `state` is null
+   * for a record whose state at `at` is no longer stored (retention removed it).
    */
-  listVersionStatesAt(model: EntityStorageModel, scope: RecordScope, at: string, after: string | null, limit: number): Promise<StoredRecord[]>;
+  listVersionStatesAt(model: EntityStorageModel, scope: RecordScope, at: string, after: string | null, limit: number): Promise<VersionStateAt[]>;
   getIdempotency(tenantId: string, actorId: string, key: string): Promise<IdempotencyRecord | null>;
   /**
    * Stores the first answer for a key; resolves false (and stores nothing) if the key already has
@@ -387,6 +387,12 @@ export type MaintenanceReason = 'retention' | 'purge' | 'erasure';
 export interface MaintenanceSession extends StorageSession, ErasureOperations, RetentionOperations {
   /** Why this transaction runs (recorded with the grant the database checks). */
   readonly reason: MaintenanceReason;
+}
+
+/** One record of a collection read as of an instant: its id, and its state then (null: purged). */
+export interface VersionStateAt {
+  id: string;
+  state: StoredRecord | null;
 }
 
 /** Which version states of one record {@link ErasureOperations.listVersionStates} reads. */

@@ -237,7 +237,7 @@ export function timeTravelConformanceCases(driver: Current): void {
       await expect(deals.asOf(ctx, created.data.id, 'yesterday')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     });
 
-    it('answers 410 HISTORY_PURGED for versions and instants whose states retention removed', async () => {
+    it('answers 410 HISTORY_PURGED for versions, instants and lists as of instants whose states retention removed', async () => {
       const ctx = context();
       const created = await retained.create(ctx, { title: 'kept', amount: 1, status: 'open' });
       await retained.update(ctx, created.data.id, { expectedVersion: 1, amount: 2 });
@@ -251,6 +251,8 @@ export function timeTravelConformanceCases(driver: Current): void {
       await expect(retained.asOf(ctx, created.data.id, second.data.updatedAt)).rejects.toMatchObject({ code: 'HISTORY_PURGED' });
       expect((await retained.asOf(ctx, created.data.id, fourth.data.updatedAt)).data.amount).toBe(4);
       await expect(retained.changes(ctx, created.data.id, { from: 1, to: 4 })).rejects.toMatchObject({ code: 'HISTORY_PURGED' });
+      await expect(retained.list(ctx, { asOf: second.data.updatedAt })).rejects.toMatchObject({ code: 'HISTORY_PURGED' });
+      expect((await retained.list(ctx, { asOf: fourth.data.updatedAt })).data.map((record) => record.amount)).toEqual([4]);
     });
 
     it('answers 422 TIME_TRAVEL_DISABLED on a tier-3 entity, and 403 without audit:read', async () => {

@@ -39,6 +39,10 @@ runStorageConformance({
   name: 'pglite',
   skip,
   create: () => pgliteStorage({ pglite: shared }),
+  disable: {
+    'over 1,000 random histories: versions, changes between sampled pairs and as-of reads agree with what was written':
+      'PGlite runs one statement at a time in WebAssembly, so 1,000 histories take minutes; the same SQL runs the property test on PostgreSQL, and the other time-travel cases run here',
+  },
   rawAuditRows: async (_driver, tenantId) => (await shared.query('SELECT * FROM cellgate_audit_log WHERE tenant_id = $1', [tenantId])).rows,
   tamperAudit: (_driver, tenantId, statement) =>
     shared.query(

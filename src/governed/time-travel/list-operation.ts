@@ -16,7 +16,7 @@ import { listParamsSchema, toListQuery, type ParsedListParams } from '../list-qu
 import { parseInput } from '../service-schemas.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { GovernedContext, ListView } from '../types.ts';
-import { historicalView } from './history-state.ts';
+import { historicalView, historyPurged } from './history-state.ts';
 
 /** The page of the collection at `asOf`, with `total` counted over the historical states. */
 export async function listAsOf(
@@ -55,13 +55,19 @@ async function historicalPage(ctx: ServiceContext, scope: RecordScope, at: strin
   let total = 0;
   let after: string | null = null;
   for (;;) {
-    const batch = await ctx.storage.listVersionStatesAt(ctx.model, scope, at, after, AS_OF_LIST_BATCH);
-    if (batch.length === 0) break;
+    const entries = await ctx.storage.listVersionStatesAt(ctx.model, scope, at, after, AS_OF_LIST_BATCH);
+    if (entries.length === 0) break;
+    const batch: StoredRecord[] = [];
+    for (const { state } of entries) {
+      // A record that existed then but whose state is gone: the page as it was cannot be told.
+      if (state === null) throw historyPurged({ asOf: at });
+      batch.push(state);
+    }
     const selected = runListQuery(batch, windowQuery);
     total += selected.total;
     if (selected.page.length > 0) window = runListQuery([...window, ...selected.page], windowQuery).page;
-    if (batch.length < AS_OF_LIST_BATCH) break;
-    after = batch[batch.length - 1]!.id;
+    if (entries.length < AS_OF_LIST_BATCH) break;
+    after = entries[entries.length - 1]!.id;
   }
   return { records: window.slice(query.offset, query.offset + query.limit), total };
 }

@@ -21,6 +21,7 @@ import type {
   StorageDriver,
   StorageSession,
   StoredRecord,
+  VersionStateAt,
 } from '../types.ts';
 import { AuditTimeIndex, exportFromIndex } from './audit-export.ts';
 import { createMemoryDriftJudge } from './drift.ts';
@@ -253,11 +254,11 @@ class MemorySession implements StorageSession {
     return state === null ? null : copy(state);
   }
 
-  async listVersionStatesAt(model: EntityStorageModel, scope: RecordScope, at: string, after: string | null, limit: number): Promise<StoredRecord[]> {
+  async listVersionStatesAt(model: EntityStorageModel, scope: RecordScope, at: string, after: string | null, limit: number): Promise<VersionStateAt[]> {
     const committed = this.base.records.get(model.table) ?? new Map<string, StoredRecord>();
     const staged = this.staged?.records.get(model.table);
     const records = staged === undefined || staged.size === 0 ? committed.values() : new Map([...committed, ...staged]).values();
-    return statesAt(records, (id) => this.versionLookup(model, id), scope, at, after, limit).map(copy);
+    return statesAt(records, (id) => this.versionLookup(model, id), scope, at, after, limit).map(({ id, state }) => ({ id, state: state === null ? null : copy(state) }));
   }
 
   /** The stored states of one record by version, staged ones first. */

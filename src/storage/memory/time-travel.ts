@@ -5,7 +5,7 @@
  * before the instant; it visits the versions written after the instant (a test and demo driver:
  * the SQL drivers answer with one index probe).
  */
-import type { RecordScope, StoredRecord } from '../types.ts';
+import type { RecordScope, StoredRecord, VersionStateAt } from '../types.ts';
 import { inScope } from './list.ts';
 
 /** Reads the stored state of one version of the record, or undefined. */
@@ -22,8 +22,8 @@ export function stateAt(current: StoredRecord | undefined, lookup: VersionLookup
 }
 
 /**
- * The states current at `at` of the records in `records` (any order), ascending by id after
- * `after`, at most `limit`; records without a state that old are absent.
+ * The states current at `at` of the records in `records` (any order) created by then, ascending by
+ * id after `after`, at most `limit`; `state` null where no state that old is stored.
  */
 export function statesAt(
   records: Iterable<StoredRecord>,
@@ -32,14 +32,8 @@ export function statesAt(
   at: string,
   after: string | null,
   limit: number,
-): StoredRecord[] {
+): VersionStateAt[] {
   const candidates = [...records].filter((record) => (after === null || record.id > after) && inScope(record, scope) && record.createdAt <= at);
   candidates.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const states: StoredRecord[] = [];
-  for (const record of candidates) {
-    if (states.length >= limit) break;
-    const state = stateAt(record, lookupOf(record.id), scope, at);
-    if (state !== null) states.push(state);
-  }
-  return states;
+  return candidates.slice(0, limit).map((record) => ({ id: record.id, state: stateAt(record, lookupOf(record.id), scope, at) }));
 }

@@ -7,7 +7,7 @@
  * record: the cost grows with the records of the scope, never with their history or the audit log.
  */
 import { sql } from 'kysely';
-import type { EntityStorageModel, RecordScope, StoredRecord } from '../types.ts';
+import type { EntityStorageModel, RecordScope, StoredRecord, VersionStateAt } from '../types.ts';
 import type { Row } from './codec.ts';
 import { VERSION_TABLE } from './columns.ts';
 import { scopeCondition } from './list-query.ts';
@@ -50,16 +50,15 @@ export function listVersionStatesAt(
   at: string,
   after: string | null,
   limit: number,
-): Promise<StoredRecord[]> {
+): Promise<VersionStateAt[]> {
   return mapErrors(dialect, async () => {
     const instant = dialect.encode('timestamp', at);
     const from = after === null ? sql`` : sql` AND ${sql.ref('id')} > ${after}`;
-    // The state is a correlated scalar subquery (SQLite has no LATERAL); records whose state at
-    // `at` is no longer stored are dropped before the LIMIT, so a short batch means the end.
-    const { rows } = await sql<Row>`SELECT ${sql.ref('x.state')} FROM (
-        SELECT ${sql.ref('id')}, (${stateAtQuery(model, sql.ref(`${model.table}.id`), instant)}) AS ${sql.id('state')}
+    // The state is a correlated scalar subquery (SQLite has no LATERAL): NULL where retention
+    // removed the state at `at`, which the core answers with 410.
+    const { rows } = await sql<Row>`SELECT ${sql.ref('id')}, (${stateAtQuery(model, sql.ref(`${model.table}.id`), instant)}) AS ${sql.id('state')}
         FROM ${sql.table(model.table)} WHERE ${scopeCondition(scope)} AND ${sql.ref('created_at')} <= ${instant}${from}
-      ) AS ${sql.id('x')} WHERE ${sql.ref('x.state')} IS NOT NULL ORDER BY ${sql.ref('x.id')} LIMIT ${limit}`.execute(db);
-    return rows.map((row) => dialect.decode('json', row.state) as StoredRecord);
+        ORDER BY ${sql.ref('id')} LIMIT ${limit}`.execute(db);
+    return rows.map((row) => ({ id: row.id as string, state: row.state === null ? null : (dialect.decode('json', row.state) as StoredRecord) }));
   });
 }
