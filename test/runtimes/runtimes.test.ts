@@ -156,6 +156,25 @@ function servesCellgate(base: () => string, runtime: { fileSystem: boolean }): v
     expect(anonymous.status).toBe(401);
     expect((await anonymous.json()).error).toBe('UNAUTHENTICATED');
   });
+
+  it('governed: a list page past one batch (about 5 MB) arrives whole, streamed; HEAD has no body', async () => {
+    const auth = await authorization();
+    const marker = crypto.randomUUID();
+    for (let index = 0; index < 10; index += 1) {
+      const created = await fetch(collection(), json('POST', JSON.stringify({ title: `${marker}${String(index).repeat(500_000)}` }), auth));
+      expect(created.status).toBe(201);
+      await created.arrayBuffer();
+    }
+    const list = await fetch(`${collection()}?pageSize=100`, { headers: auth });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const page = await list.json();
+    const mine = page.data.filter((item: { title: string }) => item.title.startsWith(marker));
+    expect(mine.map((item: { title: string }) => item.title.length)).toEqual(Array.from({ length: 10 }, () => marker.length + 500_000));
+    expect(page.meta.total).toBe(page.data.length);
+    const head = await fetch(`${collection()}?pageSize=100`, { method: 'HEAD', headers: auth });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+  });
 }
 
 /** The checks of the Hono app: cellgate's answers through `toHono`, and the fall-through. */
