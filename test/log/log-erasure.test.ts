@@ -114,9 +114,9 @@ for (const driver of drivers) {
       const names = [`Canary-A-${tag}`, `Canary-B-${tag}`, `Canary-C-${tag}`];
       try {
         const other = await service.create(ctx, { name: `Kept-${tag}`, city: 'Lyon' });
-        const created = await service.create(ctx, { name: names[0], city: 'Oslo' });
-        await service.update(ctx, created.data.id, { expectedVersion: 1, name: names[1] });
-        await service.update(ctx, created.data.id, { expectedVersion: 2, name: names[2], city: 'Rome' });
+        const created = await service.create(ctx, { name: names[0]!, city: 'Oslo' });
+        await service.update(ctx, created.data.id, { expectedVersion: 1, name: names[1]! });
+        await service.update(ctx, created.data.id, { expectedVersion: 2, name: names[2]!, city: 'Rome' });
         const before = await checkpoints.checkpoint(tenantId);
         const log = storage.log!;
         if (driver.dump) for (const name of names) expect(await driver.dump()).toContain(name);
