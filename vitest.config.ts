@@ -9,7 +9,7 @@ const alias = Object.entries(sourceAliases)
 
 // CI runs the suite on two Nodes (.ci/run). The second run (`CELLGATE_SECOND_NODE=1`) leaves out the
 // slowest files whose subject does not depend on the Node version: the tarball trial apps, the
-// CommonJS type checks, `next build`, and PGlite (WebAssembly, the same on every Node).
+// CommonJS type checks, `next build`, PGlite (WebAssembly, the same on every Node), and the PgBouncer and replica clusters.
 const firstNodeOnly =
   process.env.CELLGATE_SECOND_NODE === '1'
     ? [
@@ -18,6 +18,9 @@ const firstNodeOnly =
         'test/docs/next-build.test.ts',
         'test/storage/pglite.test.ts',
         'test/governed/pglite.test.ts',
+        // Real clusters, pooler and replicas (issue #32): what they test is the server side.
+        'test/storage/pgbouncer.test.ts',
+        'test/storage/replicas.test.ts',
       ]
     : [];
 

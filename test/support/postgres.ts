@@ -25,7 +25,8 @@ export interface TestPostgres {
 /** Either a database or the reason there is none. */
 export type TestPostgresResult = { ok: true; db: TestPostgres } | { ok: false; skip: string };
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -29,7 +29,9 @@ export interface PostgresTimeouts {
    */
   lockTimeoutMs?: number;
   /**
-   * Longest any statement may run. PostgreSQL's `statement_timeout`.
+   * Longest any statement of a transaction may run. PostgreSQL's `statement_timeout`, set per
+   * transaction (`SET LOCAL`); a single read outside a transaction runs under the role's own
+   * setting (`ALTER ROLE app SET statement_timeout = '10s'` bounds those too, docs/storage.md).
    * @default 10000 (with `connectionString`); with a `pool`, the pool's own setting unless given
    */
   statementTimeoutMs?: number;
@@ -37,35 +39,37 @@ export interface PostgresTimeouts {
 
 /** Options of {@link postgresStorage}: a connection string, or a pool you created. */
 export type PostgresStorageOptions =
-  | (PostgresTimeouts & VerifiableLogSwitch & {
-      /**
-       * A libpq connection URL.
-       * @example 'postgres://app:secret@db.internal:5432/app'
-       */
-      connectionString: string;
-      /**
-       * Most connections the pool opens. A quarter of them (at least one, when `max` > 1) is
-       * kept for reads: write transactions never take them, so reads go on while writes wait on
-       * locks.
-       * @default 10
-       */
-      max?: number;
-      /**
-       * Longest wait for a connection (or, for a write, for a free transaction slot) before the
-       * request answers 503 with `Retry-After` instead of queueing without end.
-       * @default 5000
-       */
-      connectionTimeoutMs?: number;
-    })
-  | (PostgresTimeouts & VerifiableLogSwitch & {
-      /**
-       * A `pg.Pool` (or anything with the same `connect()`/`end()`), or a function returning one
-       * (called on first use). cellgate never ends a pool you pass. Give the timeouts to set them
-       * per transaction (`SET LOCAL`, one more statement per write); size and connection timeout
-       * are the pool's own (`max`, `connectionTimeoutMillis`).
-       */
-      pool: PostgresPoolLike | (() => PostgresPoolLike | Promise<PostgresPoolLike>);
-    });
+  | (PostgresTimeouts &
+      VerifiableLogSwitch & {
+        /**
+         * A libpq connection URL.
+         * @example 'postgres://app:secret@db.internal:5432/app'
+         */
+        connectionString: string;
+        /**
+         * Most connections the pool opens. A quarter of them (at least one, when `max` > 1) is
+         * kept for reads: write transactions never take them, so reads go on while writes wait on
+         * locks.
+         * @default 10
+         */
+        max?: number;
+        /**
+         * Longest wait for a connection (or, for a write, for a free transaction slot) before the
+         * request answers 503 with `Retry-After` instead of queueing without end.
+         * @default 5000
+         */
+        connectionTimeoutMs?: number;
+      })
+  | (PostgresTimeouts &
+      VerifiableLogSwitch & {
+        /**
+         * A `pg.Pool` (or anything with the same `connect()`/`end()`), or a function returning one
+         * (called on first use). cellgate never ends a pool you pass. Give the timeouts to set them
+         * per transaction (`SET LOCAL`, one more statement per write); size and connection timeout
+         * are the pool's own (`max`, `connectionTimeoutMillis`).
+         */
+        pool: PostgresPoolLike | (() => PostgresPoolLike | Promise<PostgresPoolLike>);
+      });
 
 const quiet = () => undefined;
 const guarded = new WeakSet<object>();
@@ -132,16 +136,13 @@ function withStartDiagnosis(storage: StorageDriver, connectionString: string): S
   return { ...storage, migrate };
 }
 
-async function createPool(connectionString: string, max: number, timeouts: Required<PostgresTimeouts>, connectionTimeoutMs: number): Promise<PostgresPoolLike> {
+async function createPool(connectionString: string, max: number, connectionTimeoutMs: number): Promise<PostgresPoolLike> {
   const { default: pg } = await loadOptionalPeer('pg', 'postgresStorage({ connectionString })', () => import('pg'));
-  const pool = new pg.Pool({
-    connectionString,
-    max,
-    connectionTimeoutMillis: connectionTimeoutMs,
-    // Sent with the connection's start-up message: no extra round trip per transaction.
-    ...(timeouts.lockTimeoutMs > 0 ? { lock_timeout: timeouts.lockTimeoutMs } : {}),
-    ...(timeouts.statementTimeoutMs > 0 ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
-  });
+  // No start-up parameters beyond the connection string's own (B38): PgBouncer in transaction
+  // mode refuses `statement_timeout` and `lock_timeout` there ("unsupported startup parameter")
+  // and would not carry a session setting across transactions anyway. The timeouts are set per
+  // transaction instead (withLocalTimeouts).
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: connectionTimeoutMs });
   // An idle client losing its server emits 'error' on the pool; unheard, that would crash the
   // process. The next query reports the outage as 503 instead.
   pool.on('error', quiet);
@@ -150,7 +151,11 @@ async function createPool(connectionString: string, max: number, timeouts: Requi
   return guard(pool, () => pool.end());
 }
 
-/** The dialect with the timeouts set per transaction (`SET LOCAL`), for a pool cellgate did not configure. */
+/**
+ * The dialect with the timeouts set per transaction (`set_config(…, true)`, i.e. `SET LOCAL`): one
+ * statement at the start of each transaction, which holds through a transaction-mode pooler
+ * since the setting ends with the transaction that set it.
+ */
 function withLocalTimeouts(timeouts: PostgresTimeouts): SqlDialect {
   const settings = [
     ...(timeouts.lockTimeoutMs === undefined ? [] : [sql`set_config('lock_timeout', ${`${timeouts.lockTimeoutMs}ms`}, true)`]),
@@ -193,8 +198,8 @@ export function postgresStorage(options: PostgresStorageOptions): StorageDriver 
     };
     const storage = createSqlStorage({
       name: 'postgres',
-      dialect: postgresDialect,
-      db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: () => createPool(connectionString, max, timeouts, connectionTimeoutMs) }) }),
+      dialect: withLocalTimeouts(timeouts),
+      db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: () => createPool(connectionString, max, connectionTimeoutMs) }) }),
       capabilities,
       ...(options.verifiableLog === undefined ? {} : { verifiableLog: options.verifiableLog }),
       // 0 = wait without end, as pg does; a huge wait stands in for it.

@@ -29,15 +29,8 @@ export async function vacuum(dialect: SqlDialect, db: SqlDb, models: readonly En
     return;
   }
   const tables = [...new Set([...models.map((model) => model.table), VERSION_TABLE, AUDIT_TABLE, EVENTS_TABLE])].map((table) => sql.table(table));
-  await db.connection().execute(async (connection) => {
-    // A vacuum of large tables may run longer than the statement timeout meant for requests; the
-    // lock timeout stays, so a FULL vacuum waiting for its exclusive lock gives up instead of
-    // queueing every reader of the table behind it.
-    await sql`SET statement_timeout = 0`.execute(connection);
-    try {
-      await sql`VACUUM ${sql.raw(mode === 'full' ? '(FULL) ' : '')}${sql.join(tables)}`.execute(connection);
-    } finally {
-      await sql`RESET statement_timeout`.execute(connection);
-    }
-  });
+  // One statement and no session setting around it (B38): behind a transaction-mode pooler a
+  // `SET` before it could land on another server connection and stay there. The driver sets its
+  // request timeouts per transaction only, so the vacuum runs under the role's own settings.
+  await sql`VACUUM ${sql.raw(mode === 'full' ? '(FULL) ' : '')}${sql.join(tables)}`.execute(db);
 }
