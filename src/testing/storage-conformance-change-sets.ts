@@ -172,6 +172,26 @@ function registerCases(driver: Current): void {
       expect(await auditOf(ctx)).toHaveLength(auditBefore);
     });
 
+    it('deletes and restores inside one transaction as one change set, asking the rule each time', async () => {
+      const ctx = context();
+      const { api, asked } = built;
+      const project = await api.resources.projects.service.create(ctx, { name: 'P', status: 'ACTIVE' });
+      const task = await api.resources.tasks.service.create(ctx, { title: 'Back', projectId: project.data.id });
+      asked.length = 0;
+      const restored = await api.transaction(ctx, async (tx) => {
+        await tx.tasks.delete(task.data.id, { expectedVersion: 1 });
+        return tx.tasks.rollback(task.data.id, { targetVersion: 1, expectedVersion: 2 });
+      });
+      expect(restored.data).toMatchObject({ version: 3, deletedAt: null });
+      expect(asked).toEqual(['delete', 'restore']);
+      const history = await driver().listAudit({ tenantId: ctx.actor.tenantId, resourceId: task.data.id, limit: 10 });
+      const [restore, deletion, creation] = history.records;
+      expect([restore?.eventType, deletion?.eventType]).toEqual(['entity.restored', 'entity.deleted']);
+      expect(restore?.changeSetId).not.toBeNull();
+      expect(deletion?.changeSetId).toBe(restore?.changeSetId);
+      expect(creation?.changeSetId).toBeNull();
+    });
+
     it('rolls back everything when the callback throws its own error, and rethrows it', async () => {
       const ctx = context();
       const mine = new Error('changed my mind');

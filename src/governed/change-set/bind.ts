@@ -44,10 +44,18 @@ function boundPeers(ctx: ServiceContext, running: WriteScope, context: GovernedC
   return bound;
 }
 
-/** The reads a business rule gets as `tx`: `get` and `list` of every resource of the API, in the write's transaction. */
+/**
+ * The reads a business rule gets as `tx`: `get` and `list` of every resource of the API, in the
+ * write's transaction. Each resource's service is bound on first use, so a rule that reads one
+ * resource of a large API builds one.
+ */
 export function transactionReader(ctx: ServiceContext, running: WriteScope, context: GovernedContext): TransactionReader {
   const reader: Record<string, Pick<TransactionService, 'get' | 'list'>> = {};
-  for (const [name, service] of Object.entries(boundPeers(ctx, running, context))) reader[name] = { get: service.get, list: service.list };
+  for (const [name, peer] of ctx.peers) {
+    let bound: TransactionService | undefined;
+    const service = () => (bound ??= bindService(peer.over(running), context, running));
+    reader[name] = { get: (id, options) => service().get(id, options), list: (params) => service().list(params) };
+  }
   return reader;
 }
 

@@ -9,6 +9,7 @@ import {
   BusinessRuleFailure,
   CellgateError,
   createGovernedApi,
+  createGovernedResource,
   defineEntity,
   MAX_CHANGE_SET_WRITES,
   memoryStorage,
@@ -126,5 +127,29 @@ describe('business rule bounds', () => {
     expect(rejected).toEqual(['entity.created']);
     await vi.waitFor(() => expect(entries.filter((entry) => entry.event === 'rules.after_commit_failed')).toHaveLength(2));
     expect(entries.at(-1)?.resourceId).toBe(second.data.id);
+  });
+});
+
+describe('a resource on its own', () => {
+  it('gives its rule a tx that reads the resource itself, and nothing else', async () => {
+    const storage = memoryStorage();
+    const seen: string[][] = [];
+    const notes = createGovernedResource({
+      entity: Note,
+      storage,
+      auth: { secret: 'unit-change-set-bounds-secret-0123456789' },
+      rules: {
+        async validate(_input, { next, tx }) {
+          seen.push(Object.keys(tx));
+          const same = await tx.notes?.list({ pageSize: 100 });
+          if (same?.data.some((note) => note.text === next?.text)) return [{ path: 'text', message: 'Already written' }];
+        },
+      },
+    });
+    await notes.migrate();
+    await notes.service.create(context, { text: 'once' });
+    const again = await notes.service.create(context, { text: 'once' }).catch((caught: unknown) => caught);
+    expect((again as CellgateError).code).toBe('BUSINESS_RULE_VIOLATION');
+    expect(seen).toEqual([['notes'], ['notes']]);
   });
 });
