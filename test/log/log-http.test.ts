@@ -125,6 +125,11 @@ for (const driver of drivers) {
         expectError(await send(api, 'GET', '/v1/audit/proof?from=1&to=1&x=1', { token }), 400, 'VALIDATION_ERROR');
         expectError(await send(api, 'POST', '/v1/audit/checkpoint', { token }), 405, 'METHOD_NOT_ALLOWED');
         expect((await send(api, 'GET', '/v1/audit/proof?from=1&to=1', { token })).body.data).toEqual({ from: 1, to: 1, hashes: [] });
+        // The OpenAPI document lists the log's routes, served as it says.
+        const paths = (await send(api, 'GET', '/v1/openapi.json', { token })).body.paths;
+        for (const path of ['/v1/audit/checkpoint', '/v1/audit/proof', '/v1/audit/{auditId}/proof', '/v1/audit/{auditId}/bundle'])
+          expect(paths[path]?.get).toBeDefined();
+        expect(paths['/v1/audit/proof'].get.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['from', 'to']);
         // The tenant-wide audit item route still answers beside the log's nouns.
         expect((await send(api, 'GET', `/v1/audit/${record.id}`, { token })).status).toBe(200);
       } finally {

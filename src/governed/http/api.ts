@@ -25,6 +25,7 @@ import type { GovernedContext } from '../types.ts';
 import { createCheckpoints, type VerifiableLogOptions } from '../log/checkpoints.ts';
 import { logRoutes } from '../log/routes.ts';
 import { withCheckpointTrigger } from '../log/write-trigger.ts';
+import { withLogPaths } from '../log/openapi.ts';
 
 export type { GovernedApiResource, GovernedApiResources, GovernedResourcesOf } from '../api-resources.ts';
 
@@ -173,12 +174,16 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
   const own = contexts.flatMap((ctx) => ctx.peers.get(ctx.resourceName) ?? []);
   for (const ctx of contexts) for (const peer of own) ctx.peers.set(peer.ctx.resourceName, peer);
   const basePath = normalizeBasePath(http.basePath);
+  // The log's routes are documented beside the operation table's (B36).
+  const withLogRoutes = (document: Record<string, unknown>) => (checkpoints === undefined || !withAudit ? document : withLogPaths(document, basePath));
   const documents = callerDocuments(
     routed.map(({ ctx }) => ctx),
     (entities) =>
-      buildGovernedOpenApi(
-        routed.map(({ ctx }, index) => ({ entity: entities[index]!, resourceName: ctx.resourceName, rollbackEnabled: ctx.rollbackEnabled })),
-        { basePath, audit: withAudit },
+      withLogRoutes(
+        buildGovernedOpenApi(
+          routed.map(({ ctx }, index) => ({ entity: entities[index]!, resourceName: ctx.resourceName, rollbackEnabled: ctx.rollbackEnabled })),
+          { basePath, audit: withAudit },
+        ),
       ),
   );
   const openapi = (): Record<string, unknown> => documents.full();
