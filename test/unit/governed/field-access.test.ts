@@ -3,9 +3,9 @@
  * in the entity document and its JSON Schema, masks per set of roles with a bounded cache, and the
  * maskers every history surface uses.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { defineEntity, EntityDocumentSchema, validateEntityDocument } from 'cellgate';
+import { defineEntity, EntityDocumentSchema, validateEntityDocument, type EntityRecordOf } from 'cellgate';
 import { FIELD_ACCESS_CACHE_SIZE } from '../../../src/limits.ts';
 import { checkPatchWritable, FieldAccess, maskAudit, maskDiff, maskEvent } from '../../../src/governed/field-access.ts';
 
@@ -46,6 +46,13 @@ describe('declaration', () => {
     expect(JSON.stringify(missing)).toContain('fields.salary.permissions.edit');
     const schema = JSON.stringify(z.toJSONSchema(EntityDocumentSchema, { io: 'input' }));
     expect(schema).toContain('EntityFieldPermissions');
+  });
+});
+
+describe('record type', () => {
+  it('a field with its own permissions is an optional member (a reader may not see it)', () => {
+    type PersonRecord = EntityRecordOf<typeof Person>;
+    expectTypeOf<Pick<PersonRecord, 'name' | 'salary' | 'notes'>>().toEqualTypeOf<{ name: string; salary?: number | null; notes?: string | null }>();
   });
 });
 
