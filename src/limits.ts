@@ -414,7 +414,6 @@ export const OPTION_SUGGESTION_DISTANCE = 3;
  */
 export const FIELD_ACCESS_CACHE_SIZE = 256;
 
-
 /**
  * Time travel (docs/time-travel.md): records whose state at the instant a collection read as of
  * an instant (`GET …?asOf=`) reads per storage round trip. Memory holds one batch plus the page
@@ -471,3 +470,10 @@ export const RULE_TIMEOUT_MS = 2_000;
 
 /** Most issues of one business-rule refusal kept in `details.fields` (the first ones); the rest are dropped. */
 export const MAX_RULE_ISSUES = 50;
+
+/**
+ * Most referenced records one read may include (`GET …/{id}?include=a,b`, docs/entities.md): one
+ * primary-key read each, and never more than the entity has reference fields. More: 400
+ * `VALIDATION_ERROR` naming `include`.
+ */
+export const MAX_INCLUDES = 8;

@@ -1,5 +1,6 @@
 /** Reads: one record by id, and a page of the collection. */
 import { authorize } from './access.ts';
+import { includedRecords } from './relations/include.ts';
 import { listPageView } from './list-stream/list-page.ts';
 import { maskData } from './field-access.ts';
 import { listParamsSchema, toListQuery, type ParsedListParams } from './list-query.ts';
@@ -11,6 +12,8 @@ import type { ListView, RecordView } from './types.ts';
 export interface GetInput {
   id: string;
   includeDeleted: boolean;
+  /** Reference fields whose records to answer beside the record (`include`, parsed). */
+  include?: readonly string[] | undefined;
 }
 
 /** The get operation. */
@@ -21,7 +24,8 @@ export const getOperation: ServiceOperation<GetInput, RecordView> = {
   async run(ctx, context, scope, input, running) {
     const record = await readerOf(ctx, running).get(ctx.model, scope, input.id);
     if (record === null || (record.deletedAt !== null && !input.includeDeleted)) throw notFound();
-    return viewFor(ctx, context, record);
+    const view = viewFor(ctx, context, record);
+    return input.include === undefined || input.include.length === 0 ? view : { ...view, included: await includedRecords(ctx, context, record, input.include) };
   },
 };
 

@@ -147,6 +147,11 @@ export interface CreateOptions {
 export interface GetOptions {
   /** Also return a soft-deleted record (admin access + `<namespace>.<resource>.read`). @default false */
   includeDeleted?: boolean;
+  /**
+   * Referenced records to answer beside the record in `included`, by include name (`project` for
+   * `project_id`), with the caller's access to each target entity (docs/entities.md). At most 8.
+   */
+  include?: readonly string[];
 }
 
 /**

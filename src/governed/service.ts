@@ -15,6 +15,7 @@ import { auditOperation, historyOperation, versionsOperation } from './service-h
 import { getOperation, listOperation } from './service-read.ts';
 import { rollbackOperation } from './service-rollback.ts';
 import { getAtOperation, listAtOperation } from './time-travel/read-operations.ts';
+import { includeSchema } from './relations/include.ts';
 import { asOfOperation, changesOperation, versionAtOperation } from './time-travel/record-operations.ts';
 import { AsOfInputSchema, ChangesQuerySchema, VersionRefSchema } from './time-travel/schemas.ts';
 import {
@@ -143,7 +144,12 @@ function serviceOver(ctx: ServiceContext, listSchema: ReturnType<typeof listPara
             : { idempotencyKey: parseInput(IdempotencyKeySchema, createOptions.idempotencyKey, 'header', 'Idempotency-Key') },
         object(input),
       ),
-    get: (context, id, getOptions = {}) => call('get', getOperation, context, () => ({ id: parseId(id), includeDeleted: getOptions.includeDeleted === true })),
+    get: (context, id, getOptions = {}) =>
+      call('get', getOperation, context, () => ({
+        id: parseId(id),
+        includeDeleted: getOptions.includeDeleted === true,
+        ...(getOptions.include === undefined ? {} : { include: parseInput(includeSchema(ctx.entity), getOptions.include, 'parameter', 'include') }),
+      })),
     list: (context, params = {}) => call('list', listAtOperation, context, (): ParsedListParams => parseInput(listSchema, params, 'parameter')),
     update: (context, id, body, concurrency) =>
       call('update', updateOperation, context, () => ({ id: parseId(id), ...concurrencyOf(concurrency) }), object(body)),

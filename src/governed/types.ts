@@ -71,6 +71,12 @@ export interface RecordMeta {
 export interface RecordView<F extends object = GeneralFields> {
   data: EntityData<F>;
   meta: RecordMeta;
+  /**
+   * Referenced records asked for with `include` (docs/entities.md), by include name: the target's
+   * data as the caller may see it, `{ id }` alone when the caller may not read it (or it is gone),
+   * null for an empty reference. Absent without `include`.
+   */
+  included?: Record<string, Record<string, unknown> | null>;
 }
 
 /** `meta` of a collection answer. */

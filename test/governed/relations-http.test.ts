@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, createGovernedApi, defineEntity } from 'cellgate';
+import { ConfigurationError, createGovernedApi, defineEntity, loadEntity } from 'cellgate';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { RelationComment, RelationLabel, RelationMilestone, RelationProject, RelationTask } from '../../src/testing/storage-conformance-references.ts';
 import { expectError, ids, mint, send, serve, SECRET } from './support.ts';
@@ -87,6 +87,50 @@ describe('references over HTTP', () => {
     expect(text).toContain('REFERENCE_NOT_FOUND');
     expect(text).toContain('REFERENCED');
     expect(JSON.stringify(document.paths)).toContain('"name":"projectId","in":"query"');
+  });
+});
+
+describe('include', () => {
+  it('answers the referenced record beside the record, one level, and refuses an unknown name', async () => {
+    const project = await post(projects, { name: 'shown' });
+    const task = await post(tasks, { title: 't', projectId: project.body.data.id });
+    const read = await send(url, 'GET', `${tasks}/${task.body.data.id}?include=project`, { token });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.data.id).toBe(task.body.data.id);
+    expect(read.body.included.project).toMatchObject({ id: project.body.data.id, name: 'shown', version: 1 });
+    expect((await send(url, 'GET', `${tasks}/${task.body.data.id}`, { token })).body).not.toHaveProperty('included');
+    const unknown = await send(url, 'GET', `${tasks}/${task.body.data.id}?include=owner`, { token });
+    expectError(unknown, 400, 'VALIDATION_ERROR');
+    expect(unknown.body.details.fields[0]).toMatchObject({ path: 'include', message: expect.stringContaining('one of: project') });
+    expectError(await send(url, 'GET', `${tasks}/${task.body.data.id}?include=project,project`, { token }), 400, 'VALIDATION_ERROR');
+    const past = await send(url, 'GET', `${tasks}/${task.body.data.id}?include=project&asOf=${new Date().toISOString()}`, { token });
+    expectError(past, 400, 'VALIDATION_ERROR');
+    expect(past.body.details.fields[0].path).toBe('include');
+  });
+
+  it('answers the id alone where the caller may not read the target entity', async () => {
+    const lead = { view: ['lead'], edit: ['lead'], admin: ['lead'] };
+    const team = { view: ['member', 'lead'], edit: ['member', 'lead'], admin: ['lead'] };
+    const Secret = loadEntity({ ...RelationProject, key: 'hidden.project', permissions: lead });
+    const Item = loadEntity({
+      ...RelationMilestone,
+      key: 'hidden.item',
+      name: 'Item',
+      permissions: team,
+      fields: { title: { type: 'string' }, project_id: { type: 'string', format: 'uuid', references: { entity: 'hidden.project' } } },
+    });
+    const hidden = createGovernedApi({ storage, auth: { secret: SECRET }, resources: { secrets: Secret, items: Item } });
+    await hidden.migrate();
+    const as = (role: string) => ({
+      actor: { id: ids.editor, type: 'user' as const, tenantId: ids.tenant, roles: [], workspaces: { [ids.ws]: [role] }, permissions: [] },
+      scope: { workspaceId: ids.ws },
+    });
+    const secret = await hidden.resources.secrets!.service.create(as('lead'), { name: 'classified' });
+    const item = await hidden.resources.items!.service.create(as('member'), { title: 'i', projectId: secret.data.id });
+    const asMember = await hidden.resources.items!.service.get(as('member'), item.data.id, { include: ['project'] });
+    expect(asMember.included).toEqual({ project: { id: secret.data.id } });
+    const asLead = await hidden.resources.items!.service.get(as('lead'), item.data.id, { include: ['project'] });
+    expect(asLead.included?.project).toMatchObject({ id: secret.data.id, name: 'classified' });
   });
 });
 

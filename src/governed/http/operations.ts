@@ -5,7 +5,7 @@
  * all read this table; the service parses its programmatic callers with the same schemas.
  */
 import { z } from 'zod';
-import type { ErrorCode } from '../../errors.ts';
+import { validationError, type ErrorCode } from '../../errors.ts';
 import { MAX_DATE_TIME_LENGTH } from '../../limits.ts';
 import { normalizeDateTime } from '../codec.ts';
 import type { EntityScope } from '../../storage/types.ts';
@@ -22,6 +22,7 @@ import {
   UuidSchema,
   VersionTextSchema,
 } from '../service-schemas.ts';
+import { includeSchema } from '../relations/include.ts';
 import { AsOfSchema, AuditFieldSchema, ChangesQuerySchema, VersionAtQuerySchema, VersionRefSchema } from '../time-travel/schemas.ts';
 
 /** Where an operation's path sits below the prefix of its scope. */
@@ -185,17 +186,28 @@ export const GOVERNED_OPERATIONS: readonly GovernedOperation[] = [
     target: 'item',
     summary: 'Read one record (now, or as it was at an instant)',
     service: 'getAt',
-    query: () =>
+    query: (entity) =>
       z.strictObject({
         includeDeleted: z
           .enum(['true', 'false'], 'includeDeleted must be true or false')
           .optional()
           .describe('Also return a soft-deleted record (admin access and the read permission).'),
         asOf: AsOfSchema.optional(),
+        include: includeSchema(entity).optional(),
       }),
     answer: 'record',
     errors: ['TIME_TRAVEL_DISABLED', 'HISTORY_PURGED'],
-    input: ({ id, query }) => ({ id, includeDeleted: query.includeDeleted === 'true', ...(query.asOf === undefined ? {} : { asOf: query.asOf }) }),
+    input: ({ id, query }) => {
+      // A past state's references are answered as ids: the targets' own past is one read each away.
+      if (query.asOf !== undefined && query.include !== undefined)
+        throw validationError('include applies to the current record only.', [{ path: 'include', message: 'Not with asOf' }]);
+      return {
+        id,
+        includeDeleted: query.includeDeleted === 'true',
+        ...(query.asOf === undefined ? {} : { asOf: query.asOf }),
+        ...(query.include === undefined ? {} : { include: query.include }),
+      };
+    },
   },
   {
     name: 'update',

@@ -25,6 +25,12 @@ export interface EntityReference {
   readonly onDelete: OnDeleteAction;
 }
 
+// The resolved outgoing references of each linked entity, for reads that follow them (`include`).
+const outgoingOf = new WeakMap<ServiceContext, readonly EntityReference[]>();
+
+/** The references `ctx`'s fields make, resolved at start-up (none before linking). */
+export const referencesOf = (ctx: ServiceContext): readonly EntityReference[] => outgoingOf.get(ctx) ?? [];
+
 /** Depth of a scope: a record of depth n has the scope columns of every depth up to n. */
 const DEPTH: Record<EntityScope, number> = { 'system-global': 0, 'workspace-shared': 1, 'cell-isolated': 2 };
 
@@ -80,6 +86,7 @@ export function linkReferences(contexts: readonly ServiceContext[], entityPaths:
   });
   for (const ctx of contexts) {
     const outgoing = references.filter((reference) => reference.source === ctx);
+    outgoingOf.set(ctx, outgoing);
     const incoming = references.filter((reference) => reference.target === ctx);
     if (outgoing.length > 0) ctx.writeChecks.push(referenceCheck(outgoing));
     if (incoming.length > 0) ctx.writeChecks.push(onDeleteCheck(incoming));
