@@ -415,6 +415,12 @@ export const OPTION_SUGGESTION_DISTANCE = 3;
 export const FIELD_ACCESS_CACHE_SIZE = 256;
 
 /**
+ * Most bytes of one migration file `cellgate migrate` reads (`<NNNN>_<table>.<driver>.sql`,
+ * docs/evolving-entities.md#migration-files); a generated file is a few statements. Not configurable.
+ */
+export const MAX_MIGRATION_FILE_BYTES = 1024 * 1024;
+
+/**
  * Time travel (docs/time-travel.md): records whose state at the instant a collection read as of
  * an instant (`GET …?asOf=`) reads per storage round trip. Memory holds one batch plus the page
  * window at a time, whatever the number of records.

@@ -168,3 +168,4 @@ export function toStorageModel(document: EntityDefinitionDocument): EntityStorag
     ...referenceFieldsOf(document),
   };
 }
+      ...(field.renamed_from === undefined ? {} : { renamedFrom: field.renamed_from }),

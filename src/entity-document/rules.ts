@@ -46,6 +46,21 @@ function checkField(name: string, field: FieldDescriptor, issues: ValidationIssu
   checkFieldDefault(at, field, issues);
 }
 
+/** `renamed_from` names a former field: snake_case, not a field or base field of the document, and claimed by one field only. */
+function checkRenames(doc: EntityDefinitionDocument, issues: ValidationIssue[]): void {
+  const claimed = new Map<string, string>();
+  for (const [name, field] of Object.entries(doc.fields)) {
+    const from = field.renamed_from;
+    if (from === undefined) continue;
+    const at = `fields.${name}.renamed_from`;
+    if (!SNAKE_CASE.test(from)) issues.push({ field: at, message: `"${from}" must be a snake_case field name` });
+    else if (Object.hasOwn(doc.fields, from) || isBaseField(from))
+      issues.push({ field: at, message: `"${from}" is still a field of this entity; a renamed field's former name must be gone` });
+    else if (claimed.has(from)) issues.push({ field: at, message: `"${from}" is already the former name of "${claimed.get(from)}"` });
+    claimed.set(from, name);
+  }
+}
+
 function checkBaseField(name: string, field: FieldDescriptor, scope: EntityDefinitionDocument['scope'], issues: ValidationIssue[]): void {
   const at = `fields.${name}`;
   if (forbiddenBaseFields(scope).includes(name)) {
@@ -69,7 +84,8 @@ function checkBaseField(name: string, field: FieldDescriptor, scope: EntityDefin
     field.enum !== undefined ||
     field.redact !== undefined ||
     field.references !== undefined ||
-    field.default !== undefined
+    field.default !== undefined ||
+    field.renamed_from !== undefined
   ) {
     issues.push({ field: at, message: `Base field ${name} takes only type, format, nullable and description` });
   }
@@ -154,6 +170,7 @@ export function checkEntityRules(doc: EntityDefinitionDocument): ValidationIssue
     issues.push({ field: 'fields', message: 'Define at least one business field' });
   }
   checkDataBlock(doc, issues);
+  checkRenames(doc, issues);
   issues.push(...checkFieldPermissions(doc.fields));
   return issues;
 }

@@ -77,6 +77,11 @@ export const FieldDescriptorSchema = z
       .default(false)
       .describe('A credential or secret: never stored in audit diffs, snapshots or logs in any form (implies `sensitive`).'),
     default: FieldDefaultSchema.optional(),
+    renamed_from: z
+      .string()
+      .max(63)
+      .optional()
+      .describe('Former name of the field (snake_case): `migrate` plans a rename of its column, not a drop and an add.'),
     references: FieldReferenceSchema.optional().describe('Only on `format: "uuid"`: the field holds the id of a record of another entity.'),
   })
   .meta({ id: 'EntityFieldDescriptor' });

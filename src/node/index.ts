@@ -4,5 +4,6 @@
  * and the storage driver named by a URL (`DATABASE_URL`).
  */
 export { nodeProjectFolder } from './project-folder.ts';
+export { readMigrationFiles, withMigrationFiles, writeNextMigrationFile, type MigrationFile } from './migration-files.ts';
 export { parseStorageUrl, storageFromUrl, type StorageFromUrlOptions, type StorageUrl } from './storage-from-url.ts';
 export type { ProjectFolder, ScaffoldWrite } from '../contract/catalog/project-folder.ts';

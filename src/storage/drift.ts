@@ -74,7 +74,7 @@ export interface StoredRows {
 const REVIEW = 'See the plan with `cellgate migrate --dry-run` (docs/storage.md#what-migrate-refuses).';
 
 /** The way forward for a column whose type changed. */
-export const TYPE_CHANGE_WAY = `Convert the column by hand (\`cellgate migrate --dry-run\` prints the statement), or keep the field's type and add a field under a new name; then migrate again (docs/storage.md#what-migrate-refuses).`;
+export const TYPE_CHANGE_WAY = `Generate a migration (\`cellgate migrate --generate\`), review it (map the stored values the entity no longer accepts) and apply it with \`cellgate migrate\`, or keep the field's type and add a field under a new name; then migrate again (docs/evolving-entities.md#migration-files).`;
 
 const quote = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value)).join(', ');
 

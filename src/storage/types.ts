@@ -39,6 +39,11 @@ export interface StorageField {
    * rows: `migrate` backfills them in bounded batches (docs/evolving-entities.md).
    */
   default?: StorageFieldDefault;
+  /**
+   * The document's `renamed_from`: the column this field was stored in before. `migrate` plans
+   * the rename (a generated migration on SQL drivers) instead of refusing a drop and an add.
+   */
+  renamedFrom?: string;
 }
 
 /** A field default at the storage seam: a JSON constant, or a generator evaluated per row. */

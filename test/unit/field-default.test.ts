@@ -93,3 +93,31 @@ describe('field defaults', () => {
     expect((await service.get(context, b.data.id)).data.tags).toEqual(['new']);
   });
 });
+
+describe('renamed_from', () => {
+  it('names a former field: snake_case, gone from the document, claimed once, never on a base field', () => {
+    expect(errors({ label: { type: 'string', renamed_from: 'name' } })).toEqual([]);
+    expect(errors({ label: { type: 'string', renamed_from: 'title' } })[0]).toEqual({
+      field: 'fields.label.renamed_from',
+      message: '"title" is still a field of this entity; a renamed field\'s former name must be gone',
+    });
+    expect(errors({ label: { type: 'string', renamed_from: 'Name' } })[0]?.message).toMatch(/snake_case/);
+    expect(errors({ a: { type: 'string', renamed_from: 'old' }, b: { type: 'string', renamed_from: 'old' } })[0]?.message).toMatch(
+      /already the former name of "a"/,
+    );
+    expect(errors({ label: { type: 'string', renamed_from: 'created_by' } })[0]?.field).toBe('fields.label.renamed_from');
+  });
+
+  it('moves the values to the new name on the memory driver, which has no schema to migrate', async () => {
+    const storage = memoryStorage();
+    const v1 = createGovernedService({ entity: defineEntity(documentWith({}) as Parameters<typeof defineEntity>[0]), storage });
+    await storage.migrate([v1.model]);
+    const context = workspaceAdminContext([], { requestId: 'r', traceId: null, ip: null, userAgent: null });
+    const created = await v1.create(context, { title: 'Kept' });
+    const renamed = defineEntity({ ...documentWith({}), fields: { label: { type: 'string', renamed_from: 'title' } } } as Parameters<typeof defineEntity>[0]);
+    const v2 = createGovernedService({ entity: renamed, storage });
+    await storage.migrate([v2.model]);
+    expect((await v2.get(context, created.data.id)).data).toMatchObject({ label: 'Kept' });
+    expect((await v2.get(context, created.data.id)).data).not.toHaveProperty('title');
+  });
+});

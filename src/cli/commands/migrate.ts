@@ -7,13 +7,15 @@
 import { defineEntity, toStorageModel } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
 import { MigrationRefusedError } from '../../storage/drift.ts';
-import { observeMigration, type MigrationRun } from '../../storage/sql/migrate.ts';
+import { readMigrationFiles, withMigrationFiles, writeNextMigrationFile } from '../../node/migration-files.ts';
+import { renderMigrationFile } from '../../storage/sql/migration-files.ts';
+import { observeMigration, type MigrationAction, type MigrationRun } from '../../storage/sql/migrate.ts';
 import type { EntityStorageModel } from '../../storage/types.ts';
 import { UsageError, parseCommandArgs, runCommand } from '../args.ts';
 import { entityDocumentsOrDemo, loadCommandConfig, storageUrl, type LoadedConfig } from '../config.ts';
 import { missingDriver } from './storage-hints.ts';
 
-const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--config <file>] [--dry-run]
+const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--config <file>] [--dry-run] [--generate] [--dir <folder>]
 
 Creates the storage tables for DATABASE_URL (idempotent; safe from several processes at once):
 the audit log, version state and idempotency tables, and one table per entity major.
@@ -26,10 +28,19 @@ a column whose type or nullability changed (printed with the statement that woul
 required field added over existing rows, rows without a value in a required field, stored values
 outside a narrowed enum. A column no longer in the entity is kept. The app's own migrate() judges
 the same way and throws MigrationRefusedError. Prints every action, or "up to date".
+A required field with a default is added and the stored rows are backfilled in batches.
+
+Migration files: a column type change and a rename (a field's renamed_from) are never made by
+themselves. --generate writes them to the next numbered file of the migrations folder,
+<NNNN>_<table>.<driver>.sql, for you to review (map the stored values) and commit; a plain
+cellgate migrate then applies the files of the folder not applied yet, each in one transaction,
+recorded in cellgate_migrations (re-running is a no-op), before it compares the tables.
 
 Options:
   --entity <file>      an entity definition document (YAML or JSON); repeat for several
   --dry-run            print what would be done, with the SQL, and change nothing
+  --generate           write the migration files of the changes refused above, change nothing
+  --dir <folder>       the migration files folder (default: migrations)
   --database-url <u>   memory:, sqlite:<file>, sqlite::memory:, pglite:<folder>, postgres://…
                        (env DATABASE_URL, default sqlite:./.cellgate/dev.db)
   --config <file>      configuration file (default: cellgate.config.ts, .mts, .js or .mjs in the
@@ -68,6 +79,32 @@ function printActions(run: MigrationRun, refused: MigrationRefusedError | undefi
   }
 }
 
+// The refusals a migration file resolves end their summary so (storage/sql/migrate.ts).
+const GENERATABLE = /generate (a|the) migration$/;
+
+/** `--generate`: one file per table whose refusals a migration resolves; the others are printed as they are. */
+async function generateFiles(run: MigrationRun, driverName: string, dir: string, label: string): Promise<number> {
+  const driver = driverName === 'sqlite' ? 'sqlite' : driverName === 'postgres' || driverName === 'pglite' ? 'postgres' : undefined;
+  if (driver === undefined) {
+    console.log(`nothing to generate on ${label}: the ${driverName} driver has no schema (migration files are SQL)`);
+    return 0;
+  }
+  const byTable = new Map<string, MigrationAction[]>();
+  for (const action of run.actions) {
+    if (action.outcome !== 'refused' || !GENERATABLE.test(action.summary) || action.sql === '') continue;
+    byTable.set(action.table, [...(byTable.get(action.table) ?? []), action]);
+  }
+  if (byTable.size === 0) console.log(`nothing to generate on ${label}: no type change or rename is waiting`);
+  for (const [table, actions] of byTable) {
+    const path = await writeNextMigrationFile(dir, table, driver, renderMigrationFile(driver, table, actions));
+    console.log(`wrote ${path}: ${actions.map((action) => action.summary).join('; ')}`);
+  }
+  const others = run.actions.filter((action) => action.outcome === 'refused' && !byTable.get(action.table)?.includes(action));
+  for (const action of others) console.log(`  still refused (no migration file can do it): ${action.table}: ${action.summary}`);
+  if (byTable.size > 0) console.log('Review each file, commit it, and run `cellgate migrate` to apply it.');
+  return 0;
+}
+
 /** Runs the migrations; prints one line per migrated entity table and every action. */
 export async function run(args: string[]): Promise<number> {
   return runCommand('migrate', help, args, async () => {
@@ -75,9 +112,13 @@ export async function run(args: string[]): Promise<number> {
       entity: { type: 'string', multiple: true },
       'database-url': { type: 'string' },
       'dry-run': { type: 'boolean' },
+      generate: { type: 'boolean' },
+      dir: { type: 'string' },
       config: { type: 'string' },
     });
-    const run: MigrationRun = { dryRun: values['dry-run'] === true, actions: [] };
+    const generate = values.generate === true;
+    const dir = values.dir ?? 'migrations';
+    const run: MigrationRun = { dryRun: values['dry-run'] === true || generate, actions: [] };
     const loaded = await loadCommandConfig('migrate', values.config);
     const url = storageUrl(values['database-url'], loaded);
     const hint = await missingDriver(url);
@@ -91,7 +132,8 @@ export async function run(args: string[]): Promise<number> {
       const { storage, label } = await createStorageFromUrl(url);
       let refused: MigrationRefusedError | undefined;
       try {
-        await observeMigration(run, () => storage.migrate(list));
+        const files = generate ? [] : await readMigrationFiles(dir);
+        await withMigrationFiles(files, () => observeMigration(run, () => storage.migrate(list)));
       } catch (error) {
         // The one judge of drift (storage/drift.ts) refused: print its plan, not just its message.
         if (!(error instanceof MigrationRefusedError)) throw error;
@@ -99,6 +141,7 @@ export async function run(args: string[]): Promise<number> {
       } finally {
         await storage.close();
       }
+      if (generate) return await generateFiles(run, storage.name, dir, label);
       console.log(refused ? `refused on ${label}: nothing was changed` : run.dryRun ? `dry run on ${label}: nothing was changed` : `migrated ${label}`);
       for (const model of list) console.log(`  ${model.resourceType} → table ${model.table}`);
       printActions(run, refused);

@@ -12,8 +12,9 @@ import type { EntityStorageModel, StorageField, StoredRecord } from '../types.ts
 /** What a SQL column would be: the type, and the formats stored in a type of their own. */
 const kindOf = (field: StorageField) => (field.format === 'date-time' || field.format === 'uuid' ? `${field.type} (${field.format})` : field.type);
 
-function rowsOf(records: ReadonlyMap<string, StoredRecord>): StoredRows {
-  const values = (column: string) => Array.from(records.values(), (record) => record.fields[column]);
+function rowsOf(records: ReadonlyMap<string, StoredRecord>, renames: ReadonlyMap<string, string>): StoredRows {
+  // A field renamed since is read under its former name until the rename is made (after the verdict).
+  const values = (column: string) => Array.from(records.values(), (record) => record.fields[renames.get(column) ?? column]);
   return {
     hasRows: async () => records.size > 0,
     hasMissing: async (column) => values(column).some((value) => value === null || value === undefined),
@@ -43,12 +44,26 @@ async function backfill(rows: Map<string, StoredRecord>, field: StorageField): P
   }
 }
 
+/** Moves each record's value from a field's former name to its new one (a replaced record, never changed in place). */
+function rename(rows: Map<string, StoredRecord>, renames: ReadonlyMap<string, string>): void {
+  for (const [id, record] of rows) {
+    const fields = { ...record.fields };
+    for (const [to, from] of renames) {
+      if (!Object.hasOwn(fields, from)) continue;
+      fields[to] = fields[from];
+      delete fields[from];
+    }
+    rows.set(id, { ...record, fields });
+  }
+}
+
 /** Judges `models` against the stored records; throws `MigrationRefusedError`, else backfills defaults and remembers the models. */
 export function createMemoryDriftJudge(records: (table: string) => Map<string, StoredRecord> | undefined) {
   const shapes = new Map<string, EntityStorageModel>();
   return async (models: readonly EntityStorageModel[]): Promise<void> => {
     const refusals: DriftRefusal[] = [];
     const backfills: Array<[Map<string, StoredRecord>, StorageField]> = [];
+    const pendingRenames: Array<[Map<string, StoredRecord>, Map<string, string>]> = [];
     for (const model of models) {
       const rows = records(model.table);
       if (rows === undefined || rows.size === 0) continue;
@@ -61,11 +76,20 @@ export function createMemoryDriftJudge(records: (table: string) => Map<string, S
         refusals.push({ table: model.table, column: field.name, stored: kindOf(before), wanted: kindOf(field), way: TYPE_CHANGE_WAY });
       }
       const columns = new Set((previous ?? model).fields.map((field) => field.name));
-      const verdict = await judgeStoredRows(model, columns, rowsOf(rows), mismatched);
+      // `renamed_from`: the memory store has no schema to migrate, so the rename is made here (no migration file).
+      const renames = new Map<string, string>();
+      for (const field of model.fields) {
+        if (field.renamedFrom === undefined || columns.has(field.name) || !columns.has(field.renamedFrom)) continue;
+        renames.set(field.name, field.renamedFrom);
+        columns.add(field.name);
+      }
+      if (renames.size > 0) pendingRenames.push([rows, renames]);
+      const verdict = await judgeStoredRows(model, columns, rowsOf(rows, renames), mismatched);
       refusals.push(...verdict.refusals);
       for (const field of verdict.backfills) backfills.push([rows, field]);
     }
     refuseDrift(refusals);
+    for (const [rows, renames] of pendingRenames) rename(rows, renames);
     for (const [rows, field] of backfills) await backfill(rows, field);
     for (const model of models) shapes.set(model.table, model);
   };

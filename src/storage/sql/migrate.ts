@@ -35,6 +35,8 @@ import {
   type ColumnSpec,
 } from './columns.ts';
 import { backfillSummary, markBackfill, runBackfills } from './backfill.ts';
+import { applyMigrationFiles, pendingMigrationFiles } from './migration-files.ts';
+import { renameRefusal, sqliteRebuild } from './migration-plan.ts';
 import { eventResourceId } from './events.ts';
 import { assertModel, fnv1a, indexName } from './identifiers.ts';
 import type { SqlDb, SqlDialect, SqlTx } from './sql-dialect.ts';
@@ -458,6 +460,11 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
       };
       const mismatched = new Set<string>();
       const existing = await inspectTable(tx, dialect, table);
+      // Whether a stored column's type differs from the entity's (the SQLite rebuild casts those).
+      const retyped = (name: string, stored: string) => {
+        const spec = columns.find((column) => column.name === name);
+        return spec !== undefined && !sameType(dialect.columnType(spec.kind), stored);
+      };
       if (!existing) {
         await act(
           `create table ${table}`,
@@ -471,6 +478,13 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
         for (const spec of columns) {
           const found = existing.columns.get(spec.name);
           const type = dialect.columnType(spec.kind);
+          const renamedFrom = model.fields.find((field) => field.name === spec.name)?.renamedFrom;
+          if (!found && renamedFrom !== undefined && existing.columns.has(renamedFrom)) {
+            // A rename is never made by itself: a process still running the old entity would lose the column.
+            mismatched.add(spec.name);
+            refuse(renameRefusal(dialect, table, renamedFrom, spec.name), `column ${renamedFrom} is renamed ${spec.name}: generate the migration`);
+            continue;
+          }
           if (!found) {
             // New columns are nullable whatever the spec says: existing rows have no value for them.
             await act(`add column ${spec.name} ${type}`, sql`ALTER TABLE ${sql.table(table)} ADD COLUMN ${columnDdl(dialect, { ...spec, notNull: false })}`);
@@ -488,9 +502,9 @@ function entityStep(dialect: SqlDialect, model: EntityStorageModel): MigrationSt
                 sql:
                   dialect.name === 'postgres'
                     ? `ALTER TABLE "${table}" ALTER COLUMN "${spec.name}" TYPE ${type} USING "${spec.name}"::${type.replace(/\s+COLLATE.*$/i, '')}`
-                    : `-- SQLite cannot change a column type: create "${table}" anew with ${spec.name} ${type}, copy the rows, swap the tables`,
+                    : sqliteRebuild(dialect, table, columns, existing.columns, retyped),
               },
-              `column ${spec.name} is ${found.type}, the entity needs ${type}: existing values may not convert; migrate it by hand`,
+              `column ${spec.name} is ${found.type}, the entity needs ${type}: existing values may not convert; generate a migration`,
             );
           } else if (found.notNull && !spec.notNull) {
             if (dialect.name === 'postgres')
@@ -573,12 +587,19 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     logStep(dialect),
     ...models.map((model) => entityStep(dialect, model)),
   ];
+  const bookkeeping = createTable(dialect, MIGRATIONS_TABLE, [
+    sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,
+    sql`checksum ${sql.raw(dialect.columnType('text'))} NOT NULL`,
+    sql`applied_at ${sql.raw(dialect.columnType('text'))} NOT NULL`,
+  ]);
+  // Migration files the app reviewed come first, each in its own transaction: the steps then judge the result.
+  const files = pendingMigrationFiles();
+  if (files.length > 0 && !run?.dryRun) {
+    for (const name of await applyMigrationFiles(db, dialect, files, async (tx) => void (await bookkeeping.execute(tx)))) {
+      run?.actions.push({ table: MIGRATIONS_TABLE, outcome: 'applied', summary: `migration file ${name}.${dialect.name}.sql`, sql: '' });
+    }
+  }
   await dialect.withMigrationLock(db, async (tx) => {
-    const bookkeeping = createTable(dialect, MIGRATIONS_TABLE, [
-      sql`name ${sql.raw(dialect.columnType('text'))} PRIMARY KEY`,
-      sql`checksum ${sql.raw(dialect.columnType('text'))} NOT NULL`,
-      sql`applied_at ${sql.raw(dialect.columnType('text'))} NOT NULL`,
-    ]);
     if (run?.dryRun) {
       // Nothing is written; the shared tables are reported only when they are missing.
       if (!(await inspectTable(tx, dialect, AUDIT_TABLE)))
