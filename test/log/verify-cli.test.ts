@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCheckpoints, createGovernedService, generateNoteKey, noteSigner } from 'cellgate';
+import { exportLogNdjson } from '../../src/governed/log/ndjson.ts';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { ORDER_DOCUMENT } from '../events/support.ts';
 import { driverSkip } from '../storage/drivers.ts';
@@ -44,6 +45,9 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('cellgate verify (SQLite file)', 
     for (let i = 0; i < 6; i++) await service.create(context, { title: `order ${i}`, amount: i });
     const checkpoint = await createCheckpoints(storage, { signer: await noteSigner(signerKey), origin: 'verify.test' }).checkpoint(tenantId);
     const second = (await storage.listAudit({ tenantId, limit: 10 })).records.at(-2)!;
+    const exported: string[] = [];
+    for await (const line of exportLogNdjson(storage.log!, tenantId)) exported.push(line);
+    writeFileSync(join(dir, 'log.ndjson'), exported.join(''));
     await storage.close();
     const kept = join(dir, 'checkpoint.txt');
     writeFileSync(kept, checkpoint.note);
@@ -52,6 +56,9 @@ describe.skipIf(Boolean(driverSkip('sqlite')))('cellgate verify (SQLite file)', 
     const good = await cellgate([...args, '--verifier-key', verifierKey]);
     expect(good, good.err).toMatchObject({ code: 0 });
     expect(good.out).toMatch(/^verified: 6 leaves/);
+    // An NDJSON export of the log verifies with no database.
+    const offline = await cellgate(['verify', '--export', join(dir, 'log.ndjson'), '--tenant', tenantId, '--checkpoint', kept, '--verifier-key', verifierKey]);
+    expect(offline, offline.err).toMatchObject({ code: 0 });
     // The key may come from the environment's signing key instead.
     expect((await cellgate(args, { CELLGATE_LOG_SIGNING_KEY: signerKey })).code).toBe(0);
 

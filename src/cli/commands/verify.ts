@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { ConfigurationError } from '../../errors.ts';
 import { isUuid } from '../../governed/codec.ts';
 import { MAX_NOTE_LENGTH } from '../../governed/log/note.ts';
+import type { VerifyLogResult } from '../../governed/log/verify.ts';
 import { UsageError, parseCommandArgs } from '../args.ts';
 import { loadCommandConfig, storageUrl } from '../config.ts';
 import { missingDriver } from './storage-hints.ts';
@@ -26,6 +27,7 @@ Options:
                           CELLGATE_LOG_VERIFIER_KEY, else the key of CELLGATE_LOG_SIGNING_KEY)
   --database-url <u>      memory:, sqlite:<file>, postgres://… (default: the configuration's
                           storage, else env DATABASE_URL, else sqlite:./.cellgate/dev.db)
+  --export <file>         verify an NDJSON export of the log (exportLogNdjson) instead of a database
   --config <file>         configuration file (default: cellgate.config.ts, … in the current directory)
   -h, --help              show this help
 
@@ -39,12 +41,46 @@ async function verifierKey(flag: string | undefined): Promise<string> {
   throw new UsageError('give --verifier-key (or set CELLGATE_LOG_VERIFIER_KEY)');
 }
 
+/** Prints the verdict; its exit code. */
+function report(result: VerifyLogResult): number {
+  if (result.status === 'verified') {
+    console.log(`verified: ${result.size} leaves, root ${result.root}, consistent with ${result.checkpoints} kept checkpoint(s)`);
+    return 0;
+  }
+  const where =
+    result.firstBadIndex === null ? '' : ` (first bad leaf: ${result.firstBadIndex}${result.auditId === null ? '' : `, audit record ${result.auditId}`})`;
+  console.log(`tampered: ${result.reason}${where}`);
+  return 2;
+}
+
+/** `--export <file>`: the log of an NDJSON export, read line by line, no database. */
+async function verifyExport(file: string, tenantId: string, checkpoints: string[], key: string): Promise<number> {
+  const [{ createReadStream }, { createInterface }, { ndjsonLogSource }, { verifyLog, VerifyLogError }] = await Promise.all([
+    import('node:fs'),
+    import('node:readline'),
+    import('../../governed/log/ndjson.ts'),
+    import('../../governed/log/verify.ts'),
+  ]);
+  const stream = createReadStream(file, 'utf8');
+  await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject)).catch(() => {
+    throw new UsageError(`cannot read the export ${file.slice(0, 200)}`);
+  });
+  try {
+    const log = await ndjsonLogSource(createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }));
+    return report(await verifyLog({ log, tenantId, checkpoints, verifierKeys: [key] }));
+  } catch (error) {
+    if (error instanceof VerifyLogError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 async function verify(args: string[]): Promise<number> {
   const { values } = parseCommandArgs(args, {
     tenant: { type: 'string' },
     checkpoint: { type: 'string', multiple: true },
     'verifier-key': { type: 'string' },
     'database-url': { type: 'string' },
+    export: { type: 'string' },
     config: { type: 'string' },
   });
   const tenantId = values.tenant?.toLowerCase();
@@ -60,6 +96,7 @@ async function verify(args: string[]): Promise<number> {
     checkpoints.push(text);
   }
   const key = await verifierKey(values['verifier-key']);
+  if (values.export !== undefined) return verifyExport(values.export, tenantId, checkpoints, key);
   const url = storageUrl(values['database-url'], await loadCommandConfig('verify', values.config));
   const hint = await missingDriver(url);
   if (hint) throw new UsageError(hint);
@@ -82,14 +119,7 @@ async function verify(args: string[]): Promise<number> {
       throw error;
     });
     if (progress) process.stderr.write('\n');
-    if (result.status === 'verified') {
-      console.log(`verified: ${result.size} leaves, root ${result.root}, consistent with ${result.checkpoints} kept checkpoint(s)`);
-      return 0;
-    }
-    const where =
-      result.firstBadIndex === null ? '' : ` (first bad leaf: ${result.firstBadIndex}${result.auditId === null ? '' : `, audit record ${result.auditId}`})`;
-    console.log(`tampered: ${result.reason}${where}`);
-    return 2;
+    return report(result);
   } finally {
     await storage.close();
   }

@@ -11,3 +11,4 @@ export { verifyInclusion, verifyConsistency } from '../../storage/merkle/tree.ts
 export { leafHash, nodeHash } from '../../storage/merkle/hash.ts';
 export { leafData, LEAF_FORMAT, type LeafOpenings } from '../../storage/merkle/leaf.ts';
 export { verifyProofBundle } from './verify-bundle.ts';
+export { exportLogNdjson, ndjsonLogSource } from './ndjson.ts';

@@ -28,7 +28,7 @@ import { noteSignedBy, parseCheckpoint, parseNote, type Checkpoint } from './not
 
 /** What {@link verifyLog} checks. */
 export interface VerifyLogOptions {
-  /** The log (a driver's `storage.log`, or an export read back: {@link ndjsonLogSource}). */
+  /** The log: a driver's `storage.log`, or an export read back with `ndjsonLogSource`. */
   log: LogStore;
   tenantId: string;
   /** Checkpoints kept outside the database (signed notes): at least one. */
