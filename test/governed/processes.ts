@@ -28,7 +28,8 @@ function exited(child: ChildProcess): Promise<number | null> {
  * and then for a banner line matching `ready` (the governed lines by default).
  */
 export function startHost(env: Record<string, string> = {}, ready: RegExp = /^\s+metrics\s/): Promise<Host> {
-  const child = spawn(tsx, ['examples/reference-host/main.ts'], {
+  // One process (`node --import tsx`): the tsx command's signal relay can SIGKILL a host under load (exit 143).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/reference-host/main.ts'], {
     cwd: root,
     env: baseEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory:', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

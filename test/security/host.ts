@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
 
 /** A running reference host. */
 export interface ReplayHost {
@@ -25,7 +24,10 @@ function exited(child: ChildProcess): Promise<number | null> {
 export function startReplayHost(env: Record<string, string>): Promise<ReplayHost> {
   const clean = { ...process.env };
   for (const key of Object.keys(clean)) if (key.startsWith('CELLGATE_') || key === 'DATABASE_URL') delete clean[key];
-  const child = spawn(tsx, ['examples/reference-host/main.ts'], {
+  // One process (`node --import tsx`), not the tsx command: that command relays signals to a
+  // second process, and on a loaded machine its relay loses the race with our SIGTERM and ends
+  // the host with SIGKILL (exit 143) instead of letting it stop cleanly.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/reference-host/main.ts'], {
     cwd: root,
     env: { ...clean, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
