@@ -9,11 +9,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { defineEntity, toStorageModel, type StorageDriver } from 'cellgate';
+import { createGovernedService, defineEntity, toStorageModel, type CellgateError, type StorageDriver } from 'cellgate';
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { run } from '../../src/cli/commands/migrate.ts';
-import { freshScope, newRecord, seed } from '../../src/testing/storage-conformance-fixtures.ts';
+import { freshScope, newRecord, seed, workspaceAdminContext } from '../../src/testing/storage-conformance-fixtures.ts';
 import { startTestPostgres } from '../support/postgres.ts';
 import { driverSkip } from './drivers.ts';
 
@@ -34,6 +34,8 @@ const jobDocument = (key: string, fields: Record<string, unknown>) => ({
 const model = (document: object) => toStorageModel(defineEntity(document as Parameters<typeof defineEntity>[0]));
 
 let documents = 0;
+/** The list each driver answered after the type change, to compare the two databases. */
+const answers = new Map<string, unknown>();
 async function cli(url: string, document: object, ...flags: string[]): Promise<{ code: number; out: string }> {
   const file = join(dir, `job-${documents++}.entity.json`);
   writeFileSync(file, JSON.stringify(document));
@@ -57,8 +59,15 @@ function fileCases(target: () => { url: string; storage(): StorageDriver }, driv
     const storage = target().storage();
     const scope = freshScope();
     const records = [1, 2, 3].map((priority) => newRecord(scope, { title: `Job ${priority}`, priority }));
+    const context = workspaceAdminContext([], { requestId: 'r', traceId: null, ip: null, userAgent: null });
+    let governed: string;
     try {
       await seed(storage, model(v1), records);
+      // One record with history written through the governed service: versions 1 (priority 2) and 2 (priority 3).
+      const service = createGovernedService({ entity: defineEntity(v1 as Parameters<typeof defineEntity>[0]), storage });
+      const created = await service.create(context, { title: 'Governed', priority: 2 });
+      await service.update(context, created.data.id, { expectedVersion: 1, priority: 3 });
+      governed = created.data.id;
     } finally {
       await storage.close();
     }
@@ -81,6 +90,27 @@ function fileCases(target: () => { url: string; storage(): StorageDriver }, driv
     expect(applied.code).toBe(0);
     // Applied once: a second run has nothing to do.
     expect((await cli(target().url, v2, '--dir', folder)).out).not.toContain('migration file');
+
+    // History across the type change: the stored states are untouched and read as stored; a rollback
+    // to a state of the old type is refused with 422 naming the field, never written.
+    const typed = target().storage();
+    try {
+      const service = createGovernedService({ entity: defineEntity(v2 as Parameters<typeof defineEntity>[0]), storage: typed });
+      const current = await service.get(context, governed);
+      expect(current.data).toMatchObject({ priority: 'HIGH', version: 2 });
+      const versions = await service.versions(context, governed);
+      expect(versions.data.map((version) => version.snapshot?.priority)).toEqual([3, 2]);
+      const refused = await service.rollback(context, governed, { targetVersion: 1 }).catch((error: CellgateError) => error);
+      expect(refused).toMatchObject({ status: 422, code: 'INVALID_TARGET_VERSION' });
+      expect((refused as CellgateError).message).toContain('priority holds a stored integer');
+      expect((await service.get(context, governed)).data.version).toBe(2);
+      answers.set(
+        driver,
+        (await service.list(context)).data.map(({ title, priority, version }) => ({ title, priority, version })),
+      );
+    } finally {
+      await typed.close();
+    }
 
     // A rename from renamed_from: refused, generated, applied; the values follow the column.
     const v3 = jobDocument(key, { label: { type: 'string', renamed_from: 'title' }, priority: { type: 'string', enum: ['LOW', 'MEDIUM', 'HIGH'] } });
@@ -126,4 +156,11 @@ afterAll(async () => {
 describe.skipIf(!server.ok)(`migration files on PostgreSQL${server.ok ? '' : ` (skipped: ${server.skip})`}`, () => {
   const url = server.ok ? server.db.url : '';
   fileCases(() => ({ url, storage: () => postgresStorage({ connectionString: url }) }), 'postgres', 'ops.job');
+});
+
+describe('the same JSON from both databases', () => {
+  it.skipIf(!server.ok || Boolean(driverSkip('sqlite')))('SQLite and PostgreSQL answer the same records after the same migration', () => {
+    expect(answers.get('sqlite')).toEqual(answers.get('postgres'));
+    expect(answers.get('sqlite')).toHaveLength(1);
+  });
 });
