@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { EntityStorageModel, VacuumMode } from '../types.ts';
 import { retryWhileBusy } from './busy-retry.ts';
 import { AUDIT_TABLE, EVENTS_TABLE, VERSION_TABLE } from './columns.ts';
+import { LOG_LEAVES_TABLE } from './log-schema.ts';
 import type { SqlDb, SqlDialect } from './sql-dialect.ts';
 
 /** Vacuums the models' tables and the history tables an erasure rewrites. */
@@ -28,7 +29,10 @@ export async function vacuum(dialect: SqlDialect, db: SqlDb, models: readonly En
     );
     return;
   }
-  const tables = [...new Set([...models.map((model) => model.table), VERSION_TABLE, AUDIT_TABLE, EVENTS_TABLE])].map((table) => sql.table(table));
+  // The log's leaves too: an erasure rewrites their openings, and an old row version keeps a salt.
+  const tables = [...new Set([...models.map((model) => model.table), VERSION_TABLE, AUDIT_TABLE, EVENTS_TABLE, LOG_LEAVES_TABLE])].map((table) =>
+    sql.table(table),
+  );
   // One statement and no session setting around it (B38): behind a transaction-mode pooler a
   // `SET` before it could land on another server connection and stay there. The driver sets its
   // request timeouts per transaction only, so the vacuum runs under the role's own settings.
