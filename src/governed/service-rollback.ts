@@ -8,7 +8,9 @@ import { authorize } from './access.ts';
 import { restorableFields } from './rollback-shape.ts';
 import { checkWritable } from './field-access.ts';
 import { jsonEqual } from './patch.ts';
-import { withinWrite } from './change-set/write-scope.ts';
+import { runChangeSet, withinWrite, type WriteScope } from './change-set/write-scope.ts';
+import { mayCascade } from './relations/on-delete.ts';
+import { restoreCascade } from './relations/restore.ts';
 import { carrierOf, checkVersion, nextState, notFound, viewFor, write, type ServiceOperation } from './service-context.ts';
 import type { RollbackBody } from './service-schemas.ts';
 import type { RecordView } from './types.ts';
@@ -40,7 +42,7 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
   async run(ctx, context, scope, { id, ifMatch, body, ...given }, joined) {
     const { targetVersion } = body;
     const expectation = { ifMatch, expectedVersion: body.expectedVersion ?? given.expectedVersion };
-    const outcome = await withinWrite(ctx.storage, joined, async (running) => {
+    const rollback = async (running: WriteScope) => {
       const { session } = running;
       const current = await session.get(ctx.model, scope, id);
       if (current === null) throw notFound();
@@ -62,8 +64,21 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
           ctx.codec.fields.filter((field) => !jsonEqual(current.fields[field.name] ?? null, fields[field.name] ?? null)).map((field) => field.camel),
         );
       const after = nextState(current, context, { fields, deletedAt: null, deletedBy: null });
-      return write(ctx, running, context, { eventType, before: current, after, reason: body.reason ?? null, carrier: carrierOf(expectation), input: body });
-    });
+      const written = await write(ctx, running, context, {
+        eventType,
+        before: current,
+        after,
+        reason: body.reason ?? null,
+        carrier: carrierOf(expectation),
+        input: body,
+      });
+      // A restore brings back what the delete's cascade deleted, in the same change set (B30).
+      if (restoring && mayCascade(ctx)) await restoreCascade(ctx, running, context, current);
+      return written;
+    };
+    const outcome = await (joined === undefined && mayCascade(ctx)
+      ? runChangeSet(ctx.storage, crypto.randomUUID(), rollback)
+      : withinWrite(ctx.storage, joined, rollback));
     return viewFor(ctx, context, outcome);
   },
 };

@@ -229,6 +229,29 @@ export function referenceConformanceCases(driver: Current): void {
       expect([...changeSets][0]).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
     });
 
+    it('restoring a cascaded delete by rollback restores what the cascade deleted, as one change set', async () => {
+      const ctx = context();
+      const { projects, tasks, comments } = services();
+      const project = await projects.create(ctx, { name: 'p' });
+      const first = await tasks.create(ctx, { title: 'first', projectId: project.data.id });
+      const second = await tasks.create(ctx, { title: 'second', projectId: project.data.id });
+      const comment = await comments.create(ctx, { body: 'c', taskId: first.data.id });
+      // Deleted on its own before: not the cascade's, so it stays deleted.
+      await tasks.delete(ctx, second.data.id, { expectedVersion: 1 });
+      await projects.delete(ctx, project.data.id, { expectedVersion: 1 });
+      const restored = await projects.rollback(ctx, project.data.id, { targetVersion: 1 });
+      expect(restored.data).toMatchObject({ version: 3, deletedAt: null });
+      expect((await tasks.get(ctx, first.data.id)).data).toMatchObject({ version: 3, deletedAt: null, title: 'first' });
+      expect((await comments.get(ctx, comment.data.id)).data).toMatchObject({ version: 3, deletedAt: null });
+      expect((await tasks.get(ctx, second.data.id, { includeDeleted: true })).data).toMatchObject({ version: 2, deletedAt: expect.any(String) });
+      const restores = (await auditOf(ctx)).filter((audit) => audit.eventType === 'entity.restored');
+      const byResource = new Map(restores.map((audit) => [audit.resourceId, audit.changeSetId]));
+      expect(byResource.get(first.data.id)).toEqual(byResource.get(project.data.id));
+      expect(byResource.get(comment.data.id)).toEqual(byResource.get(project.data.id));
+      expect(byResource.get(project.data.id)).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+      expect(byResource.has(second.data.id)).toBe(false);
+    });
+
     it('a cascade where one child write fails changes nothing', async () => {
       const ctx = context();
       const { projects, tasks, comments } = services();

@@ -28,6 +28,12 @@ export interface EntityReference {
 // The resolved outgoing references of each linked entity, for reads that follow them (`include`).
 const outgoingOf = new WeakMap<ServiceContext, readonly EntityReference[]>();
 
+// The entities of each linked entity's API by resource type (its own major included), for restores that follow a change set.
+const apiOf = new WeakMap<ServiceContext, ReadonlyMap<string, ServiceContext>>();
+
+/** The entities of `ctx`'s API by resource type (`ctx` alone before linking). */
+export const contextsOf = (ctx: ServiceContext): ReadonlyMap<string, ServiceContext> => apiOf.get(ctx) ?? new Map([[ctx.resourceType, ctx]]);
+
 /** The references `ctx`'s fields make, resolved at start-up (none before linking). */
 export const referencesOf = (ctx: ServiceContext): readonly EntityReference[] => outgoingOf.get(ctx) ?? [];
 
@@ -84,7 +90,9 @@ export function linkReferences(contexts: readonly ServiceContext[], entityPaths:
       references.push({ source, field, path: snakeToCamel(field), target, onDelete: descriptor.references.on_delete });
     }
   });
+  const byType = new Map(contexts.map((ctx) => [ctx.resourceType, ctx]));
   for (const ctx of contexts) {
+    apiOf.set(ctx, byType);
     const outgoing = references.filter((reference) => reference.source === ctx);
     outgoingOf.set(ctx, outgoing);
     const incoming = references.filter((reference) => reference.target === ctx);
