@@ -128,7 +128,13 @@ describe('governed options refuse typos', () => {
       auditRoutes: true,
       eventRoutes: true,
       eventFeed: { maxWaiters: 10, maxWaitersPerActor: 2 },
-      log: { signer: { name: 'audit.example.com', keyHash: 1, sign: async () => new Uint8Array(64) }, origin: 'audit.example.com', everyLeaves: 10, everySeconds: 5, sink: () => undefined },
+      log: {
+        signer: { name: 'audit.example.com', keyHash: 1, sign: async () => new Uint8Array(64) },
+        origin: 'audit.example.com',
+        everyLeaves: 10,
+        everySeconds: 5,
+        sink: () => undefined,
+      },
     };
     const built = createGovernedApi(every);
     expect(Object.keys(built.resources)).toEqual(['tasks']);
