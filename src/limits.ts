@@ -163,6 +163,21 @@ export const DEFAULT_PG_LOCK_TIMEOUT_MS = 2000;
 /** PostgreSQL `statement_timeout` by default: no statement runs longer. Configurable (`statementTimeoutMs`). */
 export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 10_000;
 
+/** Replicas further behind the primary than this are out of rotation (`maxLagMs` of `postgresStorage`, B37). */
+export const DEFAULT_REPLICA_MAX_LAG_MS = 5_000;
+
+/** Longest a read carrying a `Cellgate-Consistency` token waits for a replica to replay past it before the primary serves it (`replicaWaitMs`, B37). */
+export const DEFAULT_REPLICA_WAIT_MS = 100;
+
+/** How long a replica's replay position and lag, once read, are trusted before a read checks them again (B37). */
+export const REPLICA_HEALTH_TTL_MS = 250;
+
+/** How long a replica that failed stays out of rotation before a read tries it again (B37). */
+export const REPLICA_RETRY_MS = 5_000;
+
+/** Longest `Cellgate-Consistency` value read (a PostgreSQL LSN is at most 17 characters); longer is a 400. */
+export const CONSISTENCY_TOKEN_MAX_LENGTH = 17;
+
 /**
  * Longest wait for a pooled PostgreSQL connection (or a transaction slot) before answering 503
  * with `Retry-After` instead of queueing without end. Configurable (`connectionTimeoutMs`).

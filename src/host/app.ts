@@ -49,7 +49,7 @@ export async function createReferenceApp(config: ReferenceConfig, options: Refer
   // storage.ts opens the driver for DATABASE_URL; demo.ts migrates and mounts the
   // customers / invoices / activity-events resources on it. Each contributes one AppPart here.
   // (mount spot: storage + governed)
-  const { storage, label } = await createStorageFromUrl(config.env.DATABASE_URL);
+  const { storage, label } = await createStorageFromUrl(config.env.DATABASE_URL, config.env.DATABASE_READ_URLS);
   parts.push({ handlers: [], banner: [`storage       ${label}`], close: () => storage.close() });
   const demo = await createDemoResources({ env: config.env, storage, logger });
   parts.push(demo);

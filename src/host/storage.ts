@@ -4,6 +4,7 @@
  * default URL and the label its banner prints.
  */
 import type { StorageDriver } from 'cellgate';
+import { ConfigurationError } from 'cellgate';
 import { parseStorageUrl, storageFromUrl } from 'cellgate/node';
 
 /** The default: a SQLite file next to where the host runs. */
@@ -31,10 +32,17 @@ function maskPassword(url: URL): string {
  * @example
  * const { storage, label } = await createStorageFromUrl(process.env.DATABASE_URL);
  */
-export async function createStorageFromUrl(url: string | undefined = DEFAULT_DATABASE_URL): Promise<OpenedStorage> {
+export async function createStorageFromUrl(url: string | undefined = DEFAULT_DATABASE_URL, readUrls?: string): Promise<OpenedStorage> {
   const value = url.trim() === '' ? DEFAULT_DATABASE_URL : url;
   const parsed = parseStorageUrl(value);
-  const storage = await storageFromUrl(value);
+  const replicas = readReplicaUrls(readUrls);
+  if (replicas.length > 0 && parsed.kind !== 'postgres') {
+    throw new ConfigurationError(
+      'DATABASE_READ_URLS',
+      `needs a postgres:// DATABASE_URL (read replicas are PostgreSQL streaming replicas), not ${parsed.kind}`,
+    );
+  }
+  const storage = await storageFromUrl(value, replicas.length > 0 ? { postgres: { replicas } } : {});
   const label =
     parsed.kind === 'memory'
       ? 'memory: (in-process; data is lost on exit)'
@@ -43,5 +51,17 @@ export async function createStorageFromUrl(url: string | undefined = DEFAULT_DAT
         : parsed.kind === 'pglite'
           ? `pglite ${parsed.dataDir}`
           : `postgres ${maskPassword(new URL(parsed.connectionString))}`;
-  return { storage, label };
+  return { storage, label: replicas.length > 0 ? `${label} + ${replicas.length} read replica${replicas.length === 1 ? '' : 's'}` : label };
+}
+
+/**
+ * `DATABASE_READ_URLS`: comma-separated postgres:// URLs of streaming replicas (docs/scaling-out.md);
+ * empty or unset means none. Each must be a postgres URL (checked by `postgresStorage`).
+ */
+export function readReplicaUrls(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }

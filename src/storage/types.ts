@@ -585,8 +585,34 @@ export interface StorageDriver extends StorageSession {
    * outlives the process (memory).
    */
   vacuum?(models: readonly EntityStorageModel[], mode: VacuumMode): Promise<void>;
+  /**
+   * Read routing across read replicas with read-your-writes (docs/scaling-out.md, B37). Absent on
+   * a driver with one database, where every read already sees every committed write.
+   */
+  readonly consistency?: ConsistencyRouting;
   /** Releases connections and handles. */
   close(): Promise<void>;
+}
+
+/**
+ * How a driver with read replicas routes one request (docs/scaling-out.md, B37). The governed
+ * HTTP layer calls {@link ConsistencyRouting.read} around a GET or HEAD and
+ * {@link ConsistencyRouting.write} around any other request; code of yours may do the same.
+ */
+export interface ConsistencyRouting {
+  /**
+   * Runs `fn` with its reads outside a transaction (records, lists, versions, audit, export, the
+   * feed) served by a healthy replica, once one has replayed past `token` when given (a bounded
+   * wait), else by the primary. Transactions and writes inside `fn` still go to the primary.
+   */
+  read<T>(token: string | undefined, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` with every read on the primary, and resolves with its result and the token that
+   * covers every transaction it committed (`undefined` when it committed none).
+   */
+  write<T>(fn: () => Promise<T>): Promise<{ value: T; token: string | undefined }>;
+  /** Whether `value` is a token this driver issued (its shape; a client's typo is a 400). */
+  isToken(value: string): boolean;
 }
 
 /** How thoroughly {@link StorageDriver.vacuum} reclaims space: see there. */

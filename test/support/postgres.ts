@@ -48,7 +48,7 @@ export function serverBinaries(): string | undefined {
 }
 
 /** Runs a server binary, as `postgres` when we are root (initdb refuses to run as root). */
-function runAsOwner(binary: string, args: string[]) {
+export function runAsOwner(binary: string, args: string[]) {
   if (userInfo().uid !== 0) return exec(binary, args, { timeout: 60_000 });
   const quoted = [binary, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
   return exec('su', ['postgres', '-s', '/bin/sh', '-c', quoted], { timeout: 60_000 });
@@ -62,19 +62,45 @@ export interface TestCluster extends TestPostgres {
   resume(): Promise<void>;
 }
 
-/** Initialises and starts a throwaway cluster from the server binaries in `bin`. */
-export async function startCluster(bin: string): Promise<TestCluster> {
+/** A temp folder the server's owner may write (owned by `postgres` when we are root). */
+async function ownedFolder(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'cellgate-pg-'));
   if (userInfo().uid === 0) {
     const { stdout } = await exec('id', ['-u', 'postgres']);
     const { stdout: gid } = await exec('id', ['-g', 'postgres']);
     chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
   }
+  return dir;
+}
+
+/**
+ * Initialises and starts a throwaway cluster from the server binaries in `bin`; `settings` adds
+ * server settings (`-c name=value …`) after the defaults, e.g. `-c synchronous_commit=on`.
+ */
+export async function startCluster(bin: string, settings = ''): Promise<TestCluster> {
+  const dir = await ownedFolder();
   const data = join(dir, 'data');
   await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
+  return launch(bin, dir, data, settings);
+}
+
+/**
+ * A streaming replica (hot standby) of the cluster at `primaryUrl`: `pg_basebackup -R` (the
+ * primary's default pg_hba already trusts replication on loopback), then started on its own port.
+ */
+export async function startReplica(bin: string, primaryUrl: string, settings = ''): Promise<TestCluster> {
+  const dir = await ownedFolder();
+  const data = join(dir, 'data');
+  const primary = new URL(primaryUrl);
+  await runAsOwner(join(bin, 'pg_basebackup'), ['-D', data, '-R', '-X', 'stream', '-h', primary.hostname, '-p', primary.port, '-U', 'postgres', '--no-sync']);
+  return launch(bin, dir, data, settings);
+}
+
+/** Starts the cluster in `data` on a free port, stopped on exit and by `stop()`. */
+async function launch(bin: string, dir: string, data: string, settings: string): Promise<TestCluster> {
   const port = await freePort();
-  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200`;
-  const start = () => runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200 ${settings}`;
+  const start = () => runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   await start();
   // A worker that ends without running its teardown (a crash, a bench run) must not leave the
   // server behind: stop it synchronously on exit unless stop() already did.

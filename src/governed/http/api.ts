@@ -16,6 +16,7 @@ import { eventFeedRoutes, feedWaiterLimits, type EventFeedOptions } from '../eve
 import { historyReachPolicy } from '../history-reach.ts';
 import { callerDocuments } from '../openapi-access.ts';
 import { apiAccess, type ApiAccess } from '../principal-access.ts';
+import { withConsistency } from './consistency.ts';
 import { normalizeBasePath } from './paths.ts';
 import { createGovernedRouter, type RoutedResource } from './router.ts';
 import { linkReferences } from '../relations/link.ts';
@@ -208,7 +209,8 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     logMatch === undefined
       ? feedOrMatch
       : async (request) => (request.url.includes(logPath) ? ((await logMatch(request)) ?? feedOrMatch(request)) : feedOrMatch(request));
-  return Object.assign(createFetchHandler(all), {
+  // Reads may go to replicas, writes answer with their consistency token (B37).
+  return Object.assign(createFetchHandler(withConsistency(storage, all)), {
     // Built from the same entries the type reads (keys and entity types), so the cast is what it says.
     resources: resources as GovernedResourcesOf<R>,
     openapi,

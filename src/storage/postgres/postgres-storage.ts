@@ -11,11 +11,19 @@
  */
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { CellgateError, ConfigurationError } from '../../errors.ts';
-import { DEFAULT_PG_CONNECTION_TIMEOUT_MS, DEFAULT_PG_LOCK_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../../limits.ts';
+import {
+  DEFAULT_PG_CONNECTION_TIMEOUT_MS,
+  DEFAULT_PG_LOCK_TIMEOUT_MS,
+  DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+  DEFAULT_REPLICA_MAX_LAG_MS,
+  DEFAULT_REPLICA_WAIT_MS,
+} from '../../limits.ts';
 import { loadOptionalPeer } from '../optional-peer.ts';
 import { createSqlStorage, type SqlDialect, type SqlSchema, type VerifiableLogSwitch } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
 import { postgresDialect } from './postgres-dialect.ts';
+import { createReplicaSet } from './replicas/replica-set.ts';
+import { withReplicas } from './replicas/routed-storage.ts';
 
 /** The parts of a `pg.Pool` cellgate uses (structural: `connect()` and `end()`). */
 export type PostgresPoolLike = PostgresPool;
@@ -37,9 +45,34 @@ export interface PostgresTimeouts {
   statementTimeoutMs?: number;
 }
 
+/** Read replicas of {@link postgresStorage} (docs/scaling-out.md, B37). */
+export interface ReplicaOptions {
+  /**
+   * Streaming replicas (hot standbys) of the primary, as URLs (pooled like the primary, same
+   * `max`) or pools of yours. Reads of GET and HEAD requests that may be slightly behind
+   * (records, lists, versions, audit, export, the feed) go to one in rotation; everything else
+   * stays on the primary.
+   * @default [] (every read on the primary)
+   */
+  replicas?: ReadonlyArray<string | PostgresPoolLike>;
+  /**
+   * A replica further behind the primary than this (by replay time) is out of rotation, so a
+   * read without a token is at most about this much behind.
+   * @default 5000
+   */
+  maxLagMs?: number;
+  /**
+   * Longest a read carrying a `Cellgate-Consistency` token waits for a replica to replay past it;
+   * then the primary serves it.
+   * @default 100
+   */
+  replicaWaitMs?: number;
+}
+
 /** Options of {@link postgresStorage}: a connection string, or a pool you created. */
 export type PostgresStorageOptions =
   | (PostgresTimeouts &
+      ReplicaOptions &
       VerifiableLogSwitch & {
         /**
          * A libpq connection URL.
@@ -61,6 +94,7 @@ export type PostgresStorageOptions =
         connectionTimeoutMs?: number;
       })
   | (PostgresTimeouts &
+      ReplicaOptions &
       VerifiableLogSwitch & {
         /**
          * A `pg.Pool` (or anything with the same `connect()`/`end()`), or a function returning one
@@ -172,10 +206,41 @@ function withLocalTimeouts(timeouts: PostgresTimeouts): SqlDialect {
   };
 }
 
+/** A pool of the caller's (never ended by cellgate) or one created from a URL, as Kysely takes it. */
+function poolSource(
+  given: string | PostgresPoolLike | (() => PostgresPoolLike | Promise<PostgresPoolLike>),
+  max: number,
+  connectionTimeoutMs: number,
+): () => Promise<PostgresPoolLike> {
+  if (typeof given === 'string') return () => createPool(given, max, connectionTimeoutMs);
+  return async () => {
+    const resolved = typeof given === 'function' ? await given() : given;
+    // Kysely ends its pool on destroy(); a pool the caller owns must survive that.
+    return guard(resolved, async () => undefined);
+  };
+}
+
+function checkReplicas(options: ReplicaOptions): void {
+  const { replicas, maxLagMs, replicaWaitMs } = options;
+  if (replicas !== undefined) {
+    if (!Array.isArray(replicas)) throw new ConfigurationError('options.replicas', 'must be a list of postgres:// URLs or pools');
+    replicas.forEach((replica, index) => {
+      const url = typeof replica === 'string';
+      if (url ? !/^postgres(ql)?:\/\//.test(replica) || !URL.canParse(replica) : typeof (replica as { connect?: unknown })?.connect !== 'function') {
+        throw new ConfigurationError(`options.replicas.${index}`, 'must be a postgres:// or postgresql:// URL or a pg.Pool');
+      }
+    });
+  }
+  checkTimeout('options.maxLagMs', maxLagMs);
+  checkTimeout('options.replicaWaitMs', replicaWaitMs);
+}
+
 /**
  * A PostgreSQL storage driver: many stateless host processes may share one database; the
  * version check is a conditional UPDATE whose row count decides, so it holds across processes.
- * Rate limits are counted in the database too (`cellgate_rate_limit`).
+ * Rate limits are counted in the database too (`cellgate_rate_limit`). With `replicas`, reads
+ * that may be slightly behind go to streaming replicas, with read-your-writes through the
+ * `Cellgate-Consistency` token (docs/scaling-out.md).
  *
  * @example
  * import { postgresStorage } from 'cellgate/storage/postgres';
@@ -184,7 +249,12 @@ function withLocalTimeouts(timeouts: PostgresTimeouts): SqlDialect {
 export function postgresStorage(options: PostgresStorageOptions): StorageDriver {
   checkTimeout('options.lockTimeoutMs', options.lockTimeoutMs);
   checkTimeout('options.statementTimeoutMs', options.statementTimeoutMs);
+  checkReplicas(options);
   const capabilities = { durable: true, multiProcess: true, appendOnlyAuditEnforced: true };
+  const logSwitch = options.verifiableLog === undefined ? {} : { verifiableLog: options.verifiableLog };
+  let primary: { storage: StorageDriver; db: Kysely<SqlSchema> };
+  let dialect: SqlDialect;
+  let replicaPool: (given: string | PostgresPoolLike) => () => Promise<PostgresPoolLike>;
   if ('connectionString' in options) {
     const { connectionString, max = 10, connectionTimeoutMs = DEFAULT_PG_CONNECTION_TIMEOUT_MS } = options;
     if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString) || !URL.canParse(connectionString)) {
@@ -192,35 +262,37 @@ export function postgresStorage(options: PostgresStorageOptions): StorageDriver 
     }
     if (!Number.isInteger(max) || max < 1) throw new ConfigurationError('options.max', 'must be a positive integer');
     checkTimeout('options.connectionTimeoutMs', connectionTimeoutMs);
-    const timeouts = {
+    dialect = withLocalTimeouts({
       lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_PG_LOCK_TIMEOUT_MS,
       statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_PG_STATEMENT_TIMEOUT_MS,
-    };
+    });
+    const db = new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: poolSource(connectionString, max, connectionTimeoutMs) }) });
     const storage = createSqlStorage({
       name: 'postgres',
-      dialect: withLocalTimeouts(timeouts),
-      db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: () => createPool(connectionString, max, connectionTimeoutMs) }) }),
+      dialect,
+      db,
       capabilities,
-      ...(options.verifiableLog === undefined ? {} : { verifiableLog: options.verifiableLog }),
+      ...logSwitch,
       // 0 = wait without end, as pg does; a huge wait stands in for it.
       transactionSlots: { slots: transactionSlotsFor(max), waitMs: connectionTimeoutMs || 2 ** 31 - 1 },
     });
-    return withStartDiagnosis(storage, connectionString);
-  }
-  if ('pool' in options && options.pool) {
-    const given = options.pool;
-    const pool = async () => {
-      const resolved = typeof given === 'function' ? await given() : given;
-      // Kysely ends its pool on destroy(); a pool the caller owns must survive that.
-      return guard(resolved, async () => undefined);
-    };
-    return createSqlStorage({
-      name: 'postgres',
-      dialect: withLocalTimeouts(options),
-      db: new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool }) }),
-      capabilities,
-      ...(options.verifiableLog === undefined ? {} : { verifiableLog: options.verifiableLog }),
-    });
-  }
-  throw new ConfigurationError('options', 'give either connectionString or pool');
+    primary = { storage: withStartDiagnosis(storage, connectionString), db };
+    replicaPool = (given) => poolSource(given, max, connectionTimeoutMs);
+  } else if ('pool' in options && options.pool) {
+    dialect = withLocalTimeouts(options);
+    const db = new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: poolSource(options.pool, 1, 0) }) });
+    primary = { storage: createSqlStorage({ name: 'postgres', dialect, db, capabilities, ...logSwitch }), db };
+    replicaPool = (given) => poolSource(given, 10, DEFAULT_PG_CONNECTION_TIMEOUT_MS);
+  } else throw new ConfigurationError('options', 'give either connectionString or pool');
+  if (!options.replicas || options.replicas.length === 0) return primary.storage;
+  const members = options.replicas.map((given) => {
+    const db = new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: replicaPool(given) }) });
+    // A replica serves reads only: no migrate, no transaction ever reaches it (routed-storage.ts).
+    return { db, driver: createSqlStorage({ name: 'postgres', dialect, db, capabilities, ...logSwitch }) };
+  });
+  const set = createReplicaSet(members, {
+    maxLagMs: options.maxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS,
+    waitMs: options.replicaWaitMs ?? DEFAULT_REPLICA_WAIT_MS,
+  });
+  return withReplicas(primary.storage, primary.db, set);
 }
