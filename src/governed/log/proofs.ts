@@ -4,7 +4,7 @@
  */
 import { bytesToBase64 } from '../../base64.ts';
 import { CellgateError, validationError } from '../../errors.ts';
-import { consistencyProof, inclusionProof } from '../../storage/merkle/read.ts';
+import { consistencyProof, leafWithInclusionProof } from '../../storage/merkle/read.ts';
 import type { AuditRecord, LogStore } from '../../storage/types.ts';
 import type { Checkpoints } from './checkpoints.ts';
 
@@ -45,9 +45,9 @@ export async function inclusionProofOf(log: LogStore, tenantId: string, index: n
   if (treeSize > current) throw pastTree('size', current);
   if (treeSize <= index)
     throw validationError(`The record is leaf ${index}; a tree of ${treeSize} leaves does not hold it.`, [{ path: 'size', message: `more than ${index}` }]);
-  const [leaf] = await log.nodes(tenantId, [{ level: 0, index }]);
-  const hashes = await inclusionProof(log, tenantId, index, treeSize);
-  return { leafIndex: index, treeSize, leafHash: bytesToBase64(leaf!.hash), hashes: hashes.map(bytesToBase64) };
+  // One read of the stored hashes: the leaf's and its path's.
+  const { leaf, proof } = await leafWithInclusionProof(log, tenantId, index, treeSize);
+  return { leafIndex: index, treeSize, leafHash: bytesToBase64(leaf), hashes: proof.map(bytesToBase64) };
 }
 
 /** The consistency proof from the tree of `from` leaves to the tree of `to` leaves. */

@@ -12,16 +12,16 @@ export const EMPTY_ROOT = sha256(new Uint8Array());
 /** Thrown when the log lacks a node a proof needs (a damaged log). */
 export class MissingLogNode extends Error {}
 
-/** The hashes of `ranges`, from one read of the nodes they need. */
-async function rangeHashes(log: LogStore, tenantId: string, ranges: readonly LeafRange[]): Promise<Uint8Array[]> {
-  const ids = nodesOf(ranges);
+/** The hashes of `ranges` (and of the nodes `extra`, first), from one read of the nodes they need. */
+async function rangeHashes(log: LogStore, tenantId: string, ranges: readonly LeafRange[], extra: readonly NodeId[] = []): Promise<Uint8Array[]> {
+  const ids = [...extra, ...nodesOf(ranges)];
   const found = new Map((await log.nodes(tenantId, ids)).map((node) => [nodeKey(node), node.hash]));
   const hashOf = (id: NodeId): Uint8Array => {
     const hash = found.get(nodeKey(id));
     if (hash === undefined) throw new MissingLogNode(`the log of tenant ${tenantId} lacks node ${nodeKey(id)}`);
     return hash;
   };
-  return ranges.map(([lo, hi]) => hashRange(lo, hi, hashOf));
+  return [...extra.map(hashOf), ...ranges.map(([lo, hi]) => hashRange(lo, hi, hashOf))];
 }
 
 /** The root of the tenant's tree of its first `size` leaves (`size` within the log). */
@@ -39,4 +39,10 @@ export function inclusionProof(log: LogStore, tenantId: string, index: number, s
 /** The RFC 6962 consistency proof from the tree of `from` leaves to the tree of `to` leaves. */
 export function consistencyProof(log: LogStore, tenantId: string, from: number, to: number): Promise<Uint8Array[]> {
   return rangeHashes(log, tenantId, consistencyRanges(from, to));
+}
+
+/** Leaf `index`'s stored hash and its inclusion proof in the tree of `size` leaves, from one read. */
+export async function leafWithInclusionProof(log: LogStore, tenantId: string, index: number, size: number): Promise<{ leaf: Uint8Array; proof: Uint8Array[] }> {
+  const [leaf, ...proof] = await rangeHashes(log, tenantId, inclusionRanges(index, size), [{ level: 0, index }]);
+  return { leaf: leaf!, proof };
 }
