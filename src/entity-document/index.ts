@@ -153,6 +153,7 @@ export function toStorageModel(document: EntityDefinitionDocument): EntityStorag
       required: !field.optional && !field.nullable,
       ...(field.enum === undefined ? {} : { enum: field.enum }),
       ...(field.default === undefined ? {} : { default: field.default }),
+      ...(field.renamed_from === undefined ? {} : { renamedFrom: field.renamed_from }),
     }));
   const indexed = new Set<string>();
   for (const name of document.data?.filtering?.allowedFields ?? []) indexed.add(name);
@@ -168,4 +169,3 @@ export function toStorageModel(document: EntityDefinitionDocument): EntityStorag
     ...referenceFieldsOf(document),
   };
 }
-      ...(field.renamed_from === undefined ? {} : { renamedFrom: field.renamed_from }),

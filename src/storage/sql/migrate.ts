@@ -632,8 +632,8 @@ export async function migrate(db: SqlDb, dialect: SqlDialect, models: readonly E
     // One refusal rolls the whole run back: an app never serves a table that does not match its entity.
     refuseDrift(refusals);
   });
-}
   if (run?.dryRun) return;
   for (const [column, rows] of await runBackfills(db, dialect, models)) {
     run?.actions.push({ table: column.split('.')[0]!, outcome: 'applied', summary: `backfilled ${rows} rows of ${column} with its default`, sql: '' });
   }
+}
