@@ -21,6 +21,7 @@ const firstNodeOnly =
         // Real clusters, pooler and replicas (issue #32): what they test is the server side.
         'test/storage/pgbouncer.test.ts',
         'test/storage/replicas.test.ts',
+        'test/storage/failover.test.ts',
       ]
     : [];
 

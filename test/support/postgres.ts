@@ -58,6 +58,8 @@ export function runAsOwner(binary: string, args: string[]) {
 export interface TestCluster extends TestPostgres {
   /** `pg_ctl stop -m <mode>` (the cluster stays on disk). */
   halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** `pg_ctl promote`: a standby becomes a primary. */
+  promote(): Promise<void>;
   /** `pg_ctl start` again after {@link halt}, on the same port. */
   resume(): Promise<void>;
 }
@@ -127,6 +129,7 @@ async function launch(bin: string, dir: string, data: string, settings: string):
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     halt: async (mode) => void (await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop'])),
     resume: async () => void (await start()),
+    promote: async () => void (await runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-w', '-t', '60', 'promote'])),
     async stop() {
       process.removeListener('exit', stopOnExit);
       process.removeListener('SIGTERM', stopOnSignal);

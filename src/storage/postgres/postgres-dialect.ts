@@ -26,8 +26,9 @@ const TYPES: Record<ColumnKind, string> = {
 };
 
 // Shutdown, crash recovery, too many connections, the database or role gone or refused (a
-// password rotated): the request did not happen, and it may succeed once the database is back.
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '53400', '55000', '58030', '3D000', '28000', '28P01']);
+// password rotated), or a write reaching a server that is read-only (25006: a standby, a demoted
+// primary during a failover): the request did not happen, and it may succeed once the database is back.
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '53400', '55000', '58030', '3D000', '28000', '28P01', '25006']);
 // lock_timeout (lock_not_available) and statement_timeout (query_canceled).
 const BUSY_CODES = new Set(['55P03', '57014']);
 // disk_full: a retry does not help until space is freed.

@@ -21,6 +21,7 @@ import {
 import { loadOptionalPeer } from '../optional-peer.ts';
 import { createSqlStorage, type SqlDialect, type SqlSchema, type VerifiableLogSwitch } from '../sql/index.ts';
 import type { StorageDriver } from '../types.ts';
+import { failoverPool, splitHosts } from './multi-host.ts';
 import { postgresDialect } from './postgres-dialect.ts';
 import { createReplicaSet } from './replicas/replica-set.ts';
 import { withReplicas } from './replicas/routed-storage.ts';
@@ -151,7 +152,8 @@ function describeCause(error: unknown): string {
  * 503 names where it tried and why (host, port, database, cause; never the password).
  */
 function withStartDiagnosis(storage: StorageDriver, connectionString: string): StorageDriver {
-  const url = new URL(connectionString);
+  // A multi-host URL is named by its first host.
+  const url = new URL((splitHosts(connectionString) ?? [connectionString])[0]!);
   const where = `PostgreSQL at ${url.hostname}:${url.port || '5432'}${url.pathname.length > 1 ? ` (database ${decodeURIComponent(url.pathname.slice(1))})` : ''}`;
   const migrate: StorageDriver['migrate'] = async (models) => {
     try {
@@ -176,12 +178,18 @@ async function createPool(connectionString: string, max: number, connectionTimeo
   // mode refuses `statement_timeout` and `lock_timeout` there ("unsupported startup parameter")
   // and would not carry a session setting across transactions anyway. The timeouts are set per
   // transaction instead (withLocalTimeouts).
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: connectionTimeoutMs });
-  // An idle client losing its server emits 'error' on the pool; unheard, that would crash the
-  // process. The next query reports the outage as 503 instead.
-  pool.on('error', quiet);
-  // Heard from birth, not only from the first checkout.
-  pool.on('connect', (client) => client.on('error', quiet));
+  const open = (url: string) => {
+    const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: connectionTimeoutMs });
+    // An idle client losing its server emits 'error' on the pool; unheard, that would crash the
+    // process. The next query reports the outage as 503 instead.
+    pool.on('error', quiet);
+    // Heard from birth, not only from the first checkout.
+    pool.on('connect', (client) => client.on('error', quiet));
+    return pool;
+  };
+  // A multi-host URL: a pool per host, checked out from the writable one (B38).
+  const hosts = splitHosts(connectionString);
+  const pool = hosts === undefined ? open(connectionString) : failoverPool(hosts.map(open));
   return guard(pool, () => pool.end());
 }
 
@@ -257,8 +265,12 @@ export function postgresStorage(options: PostgresStorageOptions): StorageDriver 
   let replicaPool: (given: string | PostgresPoolLike) => () => Promise<PostgresPoolLike>;
   if ('connectionString' in options) {
     const { connectionString, max = 10, connectionTimeoutMs = DEFAULT_PG_CONNECTION_TIMEOUT_MS } = options;
-    if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString) || !URL.canParse(connectionString)) {
-      throw new ConfigurationError('options.connectionString', 'must be a postgres:// or postgresql:// URL');
+    if (
+      typeof connectionString !== 'string' ||
+      !/^postgres(ql)?:\/\//.test(connectionString) ||
+      !(splitHosts(connectionString) ?? [connectionString]).every((url) => URL.canParse(url))
+    ) {
+      throw new ConfigurationError('options.connectionString', 'must be a postgres:// or postgresql:// URL (several hosts: host1:port,host2:port)');
     }
     if (!Number.isInteger(max) || max < 1) throw new ConfigurationError('options.max', 'must be a positive integer');
     checkTimeout('options.connectionTimeoutMs', connectionTimeoutMs);

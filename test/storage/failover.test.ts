@@ -1,0 +1,115 @@
+/**
+ * Failover under load (issue #32, B38): a primary with a synchronous standby (`synchronous_commit
+ * = on`, `synchronous_standby_names = '*'`), four governed hosts over HTTP on 127.0.0.1 writing
+ * through a multi-host URL (`primary,standby?target_session_attrs=read-write`). The primary is
+ * killed (`pg_ctl stop -m immediate`) and the standby promoted while the hosts take writes: every
+ * write acknowledged with 201 is present exactly once afterwards (checked against the client's
+ * log), the hosts reach the new primary by themselves, and meanwhile answer 503 with
+ * `Retry-After`, never a 500, never a dropped connection. Skipped where the server binaries are missing.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStorage } from 'cellgate/storage/postgres';
+import { governedSetup } from '../governed/behaviour.ts';
+import { customer, paths, send, serve } from '../governed/support.ts';
+import { serverBinaries, startCluster, startReplica, type TestCluster } from '../support/postgres.ts';
+
+const bin = serverBinaries();
+const skip = bin ? undefined : 'no PostgreSQL server binaries under /usr/lib/postgresql (failover needs clusters of our own)';
+if (skip) console.warn(`failover tests skipped: ${skip}`);
+
+describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let primary: TestCluster;
+  let standby: TestCluster;
+  const hosts: Array<{ url: string; token: string; errors: unknown[]; close: () => Promise<void> }> = [];
+
+  beforeAll(async () => {
+    primary = await startCluster(bin!, "-c synchronous_commit=on -c synchronous_standby_names='*'");
+    standby = await startReplica(bin!, primary.url, '-c synchronous_commit=on');
+    const a = new URL(primary.url);
+    const b = new URL(standby.url);
+    const multi = `postgres://postgres@${a.host},${b.host}/postgres?target_session_attrs=read-write`;
+    for (let i = 0; i < 4; i++) {
+      const s = await governedSetup(() => postgresStorage({ connectionString: multi, max: 4, connectionTimeoutMs: 1000 }));
+      const server = await serve(s.api);
+      hosts.push({
+        url: server.url,
+        token: s.tokens.admin,
+        errors: s.errors,
+        close: async () => {
+          await server.close();
+          await s.storage.close();
+        },
+      });
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const host of hosts) await host.close();
+    await standby?.stop();
+    await primary?.stop();
+  }, 120_000);
+
+  it('keeps every acknowledged write exactly once across the promotion; 503 + Retry-After meanwhile, never 500', async () => {
+    const acknowledged: string[] = [];
+    const unexpected: string[] = [];
+    let unavailable = 0;
+    let promoted = false;
+    const afterPromotion = [0, 0, 0, 0];
+    let stop = false;
+    const writer = async (index: number) => {
+      const host = hosts[index]!;
+      for (let n = 0; !stop; n++) {
+        const name = `host${index}-${n}-${crypto.randomUUID()}`;
+        let answer: Awaited<ReturnType<typeof send>>;
+        try {
+          answer = await send(host.url, 'POST', paths.customers(), { token: host.token, body: customer({ name }) });
+        } catch (error) {
+          unexpected.push(`host ${index}: ${(error as Error).message}`);
+          return;
+        }
+        if (answer.status === 201) {
+          acknowledged.push(name);
+          if (promoted) afterPromotion[index]!++;
+        } else if (answer.status === 503 && answer.headers.get('retry-after') !== null) {
+          unavailable++;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        } else unexpected.push(`host ${index}: ${answer.status} ${answer.text.slice(0, 200)}`);
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    await expect.poll(() => acknowledged.length, { timeout: 30_000 }).toBeGreaterThan(100);
+    await primary.halt('immediate');
+    await standby.promote();
+    promoted = true;
+    // Every host reaches the new primary by itself.
+    await expect.poll(() => Math.min(...afterPromotion), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(20);
+    stop = true;
+    await Promise.all(writers);
+
+    expect(
+      hosts
+        .flatMap((host) => host.errors)
+        .map((error) => String((error as Error)?.stack ?? error))
+        .slice(0, 3),
+    ).toEqual([]);
+    expect(unexpected).toEqual([]);
+    const client = new pg.Client({ connectionString: standby.url });
+    await client.connect();
+    try {
+      const { rows: tables } = await client.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.columns WHERE column_name = 'name' AND table_name LIKE '%customer%' LIMIT 1",
+      );
+      const table = tables[0]!.table_name;
+      const { rows } = await client.query<{ name: string; copies: string }>(
+        `SELECT name, count(*) AS copies FROM "${table}" WHERE name = ANY($1) GROUP BY name`,
+        [acknowledged],
+      );
+      const copies = new Map(rows.map((row) => [row.name, Number(row.copies)]));
+      expect(acknowledged.filter((name) => copies.get(name) !== 1)).toEqual([]);
+    } finally {
+      await client.end();
+    }
+    console.info(`failover: ${acknowledged.length} writes acknowledged, ${unavailable} answered 503 meanwhile`);
+  }, 180_000);
+});
