@@ -5,7 +5,8 @@
  * killed (`pg_ctl stop -m immediate`) and the standby promoted while the hosts take writes: every
  * write acknowledged with 201 is present exactly once afterwards (checked against the client's
  * log), the hosts reach the new primary by themselves, and meanwhile answer 503 with
- * `Retry-After`, never a 500, never a dropped connection. Skipped where the server binaries are missing.
+ * `Retry-After`, never a 500, never a dropped connection; a change-feed follower reading through it
+ * sees every acknowledged create once and no event twice. Skipped where the server binaries are missing.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,7 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
 
   it('keeps every acknowledged write exactly once across the promotion; 503 + Retry-After meanwhile, never 500', async () => {
     const acknowledged: string[] = [];
+    const acknowledgedIds: string[] = [];
     const unexpected: string[] = [];
     let unavailable = 0;
     let promoted = false;
@@ -70,6 +72,7 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
         }
         if (answer.status === 201) {
           acknowledged.push(name);
+          acknowledgedIds.push(answer.body.data.id);
           if (promoted) afterPromotion[index]!++;
         } else if (answer.status === 503 && answer.headers.get('retry-after') !== null) {
           unavailable++;
@@ -77,6 +80,28 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
         } else unexpected.push(`host ${index}: ${answer.status} ${answer.text.slice(0, 200)}`);
       }
     };
+    // A feed follower on host 0, through the whole failover: pages after its cursor, retrying a 503.
+    const followed: Array<{ id: string; resourceId: string }> = [];
+    let cursor = '';
+    let draining = false;
+    const follow = async () => {
+      for (;;) {
+        const page = await send(hosts[0]!.url, 'GET', `/v1/events?limit=100${cursor ? `&after=${cursor}` : ''}`, { token: hosts[0]!.token });
+        if (page.status === 503) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          continue;
+        }
+        if (page.status !== 200) throw new Error(`feed answered ${page.status}: ${page.text.slice(0, 200)}`);
+        const events = page.body.data as Array<{ id: string; resourceId: string; cursor: string }>;
+        followed.push(...events.map(({ id, resourceId }) => ({ id, resourceId })));
+        cursor = page.body.meta.nextCursor ?? cursor;
+        if (events.length === 0) {
+          if (draining) return;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+    };
+    const follower = follow();
     const writers = [0, 1, 2, 3].map(writer);
     await expect.poll(() => acknowledged.length, { timeout: 30_000 }).toBeGreaterThan(100);
     await primary.halt('immediate');
@@ -86,6 +111,13 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
     await expect.poll(() => Math.min(...afterPromotion), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(20);
     stop = true;
     await Promise.all(writers);
+    draining = true;
+    await follower;
+    // The feed across the failover: no event twice, and every acknowledged create in it once.
+    expect(new Set(followed.map((event) => event.id)).size).toBe(followed.length);
+    const created = new Map<string, number>();
+    for (const event of followed) created.set(event.resourceId, (created.get(event.resourceId) ?? 0) + 1);
+    expect(acknowledgedIds.filter((id) => created.get(id) !== 1)).toEqual([]);
 
     expect(
       hosts
