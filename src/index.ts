@@ -2,22 +2,27 @@
  * cellgate: contract intelligence for Cell manifests and governed business entities, as Fetch
  * handlers. This root entry is runtime-neutral (no `node:*`, no database client in its import
  * graph); Node adapters and SQL drivers live in their own subpaths.
+ *
+ * What belongs here (docs/contributing.md, docs/decisions/B39.md): the factories, errors and
+ * functions an app calls, and the public types. The zod schemas live in `cellgate/schemas`, what
+ * only adapters need in `cellgate/adapter-kit`; helpers stay internal. The runtime names are
+ * pinned by test/packaging/root-exports.test.ts.
  */
-export * from './errors.ts';
-// HTTP building blocks for apps. What only adapters need (the body and client-address seams, light
-// responses, raw JSON answers) lives in `cellgate/adapter-kit`, not here.
-export {
-  DEFAULT_BODY_LIMIT,
-  isJsonContentType,
-  readJsonBody,
-  readTextBody,
-  type ReadJsonOptions,
-} from './http/body.ts';
-export { composeHandlers, createFetchHandler, withSecurityHeaders, type FetchHandler, type MatchFunction } from './http/handler.ts';
-export { JSON_CONTENT_TYPE, errorResponse, jsonResponse, withHeaders, type ErrorContext } from './http/responses.ts';
-export { clientAddress } from './http/client-address.ts';
+
+// Errors an app catches or throws.
+export { CellgateError, ConfigurationError } from './errors.ts';
+export type * from './errors.ts';
+export { MigrationRefusedError, type DriftRefusal } from './storage/drift.ts';
+
+// Composing Fetch handlers, and the default logger.
+export { composeHandlers, createFetchHandler } from './http/handler.ts';
+export type { ReadJsonOptions } from './http/body.ts';
+export type { FetchHandler, MatchFunction } from './http/handler.ts';
+export type { ErrorContext } from './http/responses.ts';
 export { stderrJsonLogger, type Logger, type LogMethod } from './logging.ts';
 export type * from './storage/types.ts';
+
+// The contract API: the handler, and the same intelligence as library functions.
 export {
   createContractHandler,
   type ContractHandler,
@@ -27,33 +32,38 @@ export {
   type DocsOptions,
   type OpenApiDocument,
 } from './contract/create-contract-handler.ts';
-export { createContractContext, type ContractContext, type ContractContextOptions } from './contract/context.ts';
+export type { ContractContext, ContractContextOptions } from './contract/context.ts';
 // MCP endpoint options (types only: the MCP SDK loads lazily, on the first /mcp request).
 export type { McpOptions, AllowList, OriginGuardOptions } from './contract/mcp/index.ts';
-// Governed resources over HTTP: createGovernedResource, createGovernedApi, token verification, rate limiting.
+export { validateManifest, validateEntity, validatePage } from './contract/validate/index.ts';
+export { normalizeManifest, type NormalizedManifest } from './contract/normalize.ts';
+export { createPrimitiveRegistry } from './contract/catalog/index.ts';
+export { listExamples, getExample } from './contract/examples/index.ts';
+export { recommend, suggestPages, suggestRelations, explainErrors } from './contract/guidance/index.ts';
+// Types of the contract's documents (their zod schemas are in `cellgate/schemas`).
+export type * from './contract/schema/index.ts';
+export type * from './contract/describe/index.ts';
+export type * from './contract/catalog/index.ts';
+export type { ExampleEntry, ExampleContent } from './contract/examples/index.ts';
+export type * from './contract/guidance/schemas.ts';
+
+// Governed resources: the HTTP factories, the service, entity documents, the in-memory driver.
 export {
   createGovernedResource,
   type GovernedResource,
   type GovernedResourceOptions,
   type GovernedHttpOptions,
 } from './governed/create-governed-resource.ts';
-export * from './governed/http/index.ts';
-export * from './governed/auth/index.ts';
-export * from './governed/rate-limit.ts';
-// Governed resources, domain core: entity documents, the service, the in-memory driver, metrics.
+export { createGovernedApi } from './governed/http/api.ts';
+export type * from './governed/http/index.ts';
+export { signDevToken } from './governed/auth/dev-token.ts';
+export type * from './governed/auth/index.ts';
+export type * from './governed/rate-limit.ts';
 export {
-  EntityDocumentSchema,
-  FieldDescriptorSchema,
-  FieldPermissionsSchema,
-  DataBlockSchema,
   defineEntity,
   loadEntity,
   validateEntityDocument,
   toStorageModel,
-  entityReference,
-  resourcePathName,
-  snakeToCamel,
-  camelToSnake,
   type EntityDefinitionDocument,
   type EntityDocumentInput,
   type FieldDescriptor,
@@ -70,9 +80,27 @@ export {
   type EntityDocumentShape,
   type WidenedEntityDocument,
 } from './entity-document/index.ts';
-export * from './governed/index.ts';
-export * from './governed/events/index.ts';
-export * from './governed/log/index.ts';
+export { createGovernedService } from './governed/service.ts';
+export { BusinessRuleError, rulesFor } from './governed/rules/business-rules.ts';
+export { eraseRecord } from './governed/service-erase.ts';
+export { createMetricsRegistry } from './governed/metrics.ts';
+export type * from './governed/index.ts';
+export { createWebhookDispatcher } from './governed/events/webhooks.ts';
+export { generateWebhookSecret } from './governed/events/signing.ts';
+export type * from './governed/events/index.ts';
+// The verifiable audit log: keys, checkpoints, the verifiers.
+export { generateNoteKey, noteSigner, verifierKeyOf } from './governed/log/note-keys.ts';
+export { createCheckpoints } from './governed/log/checkpoints.ts';
+export { verifyLog, VerifyLogError } from './governed/log/verify.ts';
+export { verifyProofBundle } from './governed/log/verify-bundle.ts';
+export { noteVerifier } from './governed/log/note-keys.ts';
+export { checkpointBody, noteSignedBy, parseCheckpoint, parseNote, signNote } from './governed/log/note.ts';
+export { consistencyProofOf, inclusionProofOf, proofBundleOf } from './governed/log/proofs.ts';
+export { exportLogNdjson, ndjsonLogSource } from './governed/log/ndjson.ts';
+export { verifyConsistency, verifyInclusion } from './storage/merkle/tree.ts';
+export { leafHash, nodeHash } from './storage/merkle/hash.ts';
+export { LEAF_FORMAT, leafData } from './storage/merkle/leaf.ts';
+export type * from './governed/log/index.ts';
 export {
   purgeHistory,
   purgeHistoryAsOperator,
@@ -84,93 +112,5 @@ export {
   type TenantPurgeReport,
 } from './governed/lifecycle/purge-history.ts';
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory/index.ts';
-export { MigrationRefusedError, type DriftRefusal } from './storage/drift.ts';
 // The typed `cellgate.config.ts` of the `cellgate` command.
 export { defineConfig, type CellgateConfig } from './config/index.ts';
-// Contract core: zod schemas of the Cell manifest contract, validation, normalization, schema descriptions.
-export * from './contract/schema/index.ts';
-export { validateManifest, validateEntity, validatePage } from './contract/validate/index.ts';
-export { normalizeManifest, type NormalizedManifest } from './contract/normalize.ts';
-export * from './contract/describe/index.ts';
-// Contract content: the UI primitive catalog, example manifests and guidance.
-export {
-  createPrimitiveRegistry,
-  CORE_CATEGORIES,
-  PRIMITIVE_CATEGORIES,
-  PRIMITIVE_SOURCES,
-  PrimitiveCategorySchema,
-  PrimitiveSourceSchema,
-  PropDefinitionSchema,
-  PrimitivePropsSchema,
-  PrimitiveSlotSchema,
-  PrimitiveExampleSchema,
-  PrimitiveContractSchema,
-  CorePrimitiveEntrySchema,
-  CustomPrimitiveEntrySchema,
-  PrimitiveEntrySchema,
-  PrimitiveListSchema,
-  PrimitiveDetailSchema,
-  PrimitiveListQuerySchema,
-  PrimitiveExamplesRequestSchema,
-  PrimitiveExamplesSchema,
-  ValidatePropsRequestSchema,
-  ScaffoldRequestSchema,
-  ScaffoldFileSchema,
-  ScaffoldResultSchema,
-  type PrimitiveRegistry,
-  type PrimitiveRegistryOptions,
-  type PrimitiveListFilter,
-  type ProjectFolder,
-  type ScaffoldWrite,
-  type PrimitiveCategory,
-  type PrimitiveSource,
-  type PropDefinition,
-  type PrimitiveContract,
-  type PrimitiveContractInput,
-  type PrimitiveEntry,
-  type CorePrimitiveEntry,
-  type CustomPrimitiveEntry,
-  type PrimitiveDetail,
-  type PrimitiveExample,
-  type PrimitiveExamples,
-  type ScaffoldRequest,
-  type ScaffoldResult,
-} from './contract/catalog/index.ts';
-export {
-  listExamples,
-  getExample,
-  ExampleEntrySchema,
-  ExampleListSchema,
-  ExampleContentSchema,
-  type ExampleEntry,
-  type ExampleContent,
-} from './contract/examples/index.ts';
-export {
-  recommend,
-  suggestPages,
-  suggestRelations,
-  explainErrors,
-  GUIDANCE_DOMAINS,
-  RecommendInputSchema,
-  RecommendResultSchema,
-  SuggestedEntitySchema,
-  RelationSuggestionSchema,
-  SuggestPagesInputSchema,
-  SuggestPagesResultSchema,
-  SuggestRelationsInputSchema,
-  SuggestRelationsResultSchema,
-  ExplainErrorsInputSchema,
-  ErrorExplanationSchema,
-  ExplainErrorsResultSchema,
-  RecommendRequestSchema,
-  SuggestPagesRequestSchema,
-  SuggestRelationsRequestSchema,
-  ExplainErrorsRequestSchema,
-  type GuidanceDomain,
-  type SuggestedEntity,
-  type RelationSuggestion,
-  type RecommendResult,
-  type SuggestPagesResult,
-  type RelationInputEntity,
-  type ErrorExplanation,
-} from './contract/guidance/index.ts';

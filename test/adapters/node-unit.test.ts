@@ -7,17 +7,10 @@
 import { createServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  CellgateError,
-  clientAddress,
-  createContractHandler,
-  createFetchHandler,
-  errorResponse,
-  jsonResponse,
-  readJsonBody,
-  readTextBody,
-  type FetchHandler,
-} from 'cellgate';
+import { CellgateError, createContractHandler, createFetchHandler, type FetchHandler } from 'cellgate';
+import { clientAddress } from '../../src/http/client-address.ts';
+import { errorResponse, jsonResponse } from '../../src/http/responses.ts';
+import { readJsonBody, readTextBody } from '../../src/http/body.ts';
 import { toNodeHandler, type NodeAdapterOptions } from 'cellgate/adapters/node';
 import type { AdapterServer } from 'cellgate/testing';
 import { listen } from './support.ts';

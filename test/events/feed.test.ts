@@ -5,7 +5,8 @@
  * (the commit-order guarantee).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGovernedApi, createGovernedService, memoryStorage, readFeed, type Actor, type StoredEvent } from 'cellgate';
+import { createGovernedApi, createGovernedService, memoryStorage, type Actor, type StoredEvent } from 'cellgate';
+import { readFeed } from '../../src/governed/events/feed-route.ts';
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { cast, expectError, ids, mint, send, SECRET } from '../governed/support.ts';
 import { startTestPostgres } from '../support/postgres.ts';

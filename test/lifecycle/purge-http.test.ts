@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CellgateError, claimsToActor, createGovernedApi, purgeHistory, purgeHistoryAsOperator, type Actor, type GovernedApi } from 'cellgate';
+import { CellgateError, createGovernedApi, purgeHistory, purgeHistoryAsOperator, type Actor, type GovernedApi } from 'cellgate';
+import { claimsToActor } from '../../src/governed/auth/claims.ts';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { cast, customer, demoEntity, expectError, ids, mint, paths, SECRET, send, serve } from '../governed/support.ts';
 

@@ -19,14 +19,13 @@ import {
   eraseRecord,
   generateNoteKey,
   noteSigner,
-  parseCheckpoint,
-  parseNote,
-  consistencyProofOf,
-  verifyConsistency,
   verifyLog,
   memoryStorage,
   type StorageDriver,
 } from 'cellgate';
+import { parseCheckpoint, parseNote } from '../../src/governed/log/note.ts';
+import { consistencyProofOf } from '../../src/governed/log/proofs.ts';
+import { verifyConsistency } from '../../src/storage/merkle/tree.ts';
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { workspaceAdminContext } from '../../src/testing/storage-conformance-fixtures.ts';

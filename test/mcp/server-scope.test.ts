@@ -3,7 +3,7 @@
  * the stdio server (no scope) registers everything. Both list all 19 tools.
  */
 import { describe, expect, it } from 'vitest';
-import { createContractContext } from 'cellgate';
+import { createContractContext } from '../../src/contract/context.ts';
 import { createMcpServer, scopeOf } from '../../src/contract/mcp/server.ts';
 
 const registered = (server: ReturnType<typeof createMcpServer>) => {

@@ -119,15 +119,6 @@ export const ErrorExplanationSchema = z
 /** Answer of `POST /api/guidance/explain-errors`: one explanation per input error, same order. */
 export const ExplainErrorsResultSchema = z.array(ErrorExplanationSchema).meta({ id: 'ExplainErrorsResponse' });
 
-/** Alias of {@link RecommendInputSchema}. */
-export const RecommendRequestSchema = RecommendInputSchema;
-/** Alias of {@link SuggestPagesInputSchema}. */
-export const SuggestPagesRequestSchema = SuggestPagesInputSchema;
-/** Alias of {@link SuggestRelationsInputSchema}. */
-export const SuggestRelationsRequestSchema = SuggestRelationsInputSchema;
-/** Alias of {@link ExplainErrorsInputSchema}. */
-export const ExplainErrorsRequestSchema = ExplainErrorsInputSchema;
-
 /** A matched domain. */
 export type GuidanceDomain = (typeof GUIDANCE_DOMAINS)[number];
 /** A suggested entity. */

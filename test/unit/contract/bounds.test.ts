@@ -5,16 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createContractContext,
-  createContractHandler,
-  normalizeManifest,
-  validateEntity,
-  validateEntityDocument,
-  validateManifest,
-  validatePage,
-  CellManifestSchema,
-} from 'cellgate';
+import { createContractHandler, normalizeManifest, validateEntity, validateEntityDocument, validateManifest, validatePage } from 'cellgate';
+import { createContractContext } from '../../../src/contract/context.ts';
+import { CellManifestSchema } from 'cellgate/schemas';
 import { validateManifest as validateRequest, validatePrimitiveProps } from '../../../src/contract/services.ts';
 import { withinBoundsByLength } from '../../../src/validation/bounds.ts';
 import { validationResultText, type ValidationResult } from '../../../src/validation/results.ts';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { type CellgateError, ConfigurationError, ScaffoldResultSchema, createPrimitiveRegistry } from 'cellgate';
+import { type CellgateError, ConfigurationError, createPrimitiveRegistry } from 'cellgate';
+import { ScaffoldResultSchema } from 'cellgate/schemas';
 import { nodeProjectFolder } from 'cellgate/node';
 
 const folders: string[] = [];

@@ -5,15 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CellgateError,
-  ConfigurationError,
-  CorePrimitiveEntrySchema,
-  CustomPrimitiveEntrySchema,
-  PrimitiveDetailSchema,
-  createPrimitiveRegistry,
-  type PrimitiveContractInput,
-} from 'cellgate';
+import { CellgateError, ConfigurationError, createPrimitiveRegistry, type PrimitiveContractInput } from 'cellgate';
+import { CorePrimitiveEntrySchema, CustomPrimitiveEntrySchema, PrimitiveDetailSchema } from 'cellgate/schemas';
 
 const EXPECTED: Record<string, string[]> = {
   collection: ['data-grid', 'card-list', 'pagination', 'filter-bar', 'bulk-command-bar'],

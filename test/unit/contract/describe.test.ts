@@ -1,9 +1,9 @@
 /** Schema descriptions (`GET /api/schemas/*`), the version check and the JSON Schema documents. */
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { CellgateError } from 'cellgate';
 import {
   CapabilitySchemaDescriptionSchema,
-  CellgateError,
   EntitySchemaDescriptionSchema,
   ManifestSchemaDescriptionSchema,
   PageSchemaDescriptionSchema,
@@ -14,7 +14,7 @@ import {
   describePageSchema,
   entityJsonSchema,
   manifestJsonSchema,
-} from 'cellgate';
+} from 'cellgate/schemas';
 import { allRules, capabilityGroup, ruleGroups } from '../../../src/contract/validate/rules/index.ts';
 import { crmManifest } from './validate-fixtures.ts';
 

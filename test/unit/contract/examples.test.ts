@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CellgateError, ExampleEntrySchema, getExample, listExamples, normalizeManifest, validateEntity, validateManifest } from 'cellgate';
+import { CellgateError, getExample, listExamples, normalizeManifest, validateEntity, validateManifest } from 'cellgate';
+import { ExampleEntrySchema } from 'cellgate/schemas';
 import { exampleFiles } from '../../../src/contract/examples/files.generated.ts';
 import { generatedModule, readExampleFiles, renderModule } from '../../../src/contract/examples/generate.ts';
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { CellManifestSchema, EntityDefinitionSchema, PageDefinitionSchema } from 'cellgate';
+import { CellManifestSchema, EntityDefinitionSchema, PageDefinitionSchema } from 'cellgate/schemas';
 import { parseOptions } from '../../../src/contract/schema/messages.ts';
 import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
 import { readShape, type Condition, type Shape } from '../../../src/contract/schema/quick-check-shape.ts';

@@ -1,6 +1,7 @@
 /** Structural (zod) problems: the project's stable wording and dot paths (docs/decisions/A02.md, docs/decisions/A03.md). */
 import { describe, expect, it } from 'vitest';
-import { CellManifestSchema, validateManifest, validatePage, validateEntity } from 'cellgate';
+import { validateManifest, validatePage, validateEntity } from 'cellgate';
+import { CellManifestSchema } from 'cellgate/schemas';
 import { crmManifest } from './validate-fixtures.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- documents are edited as plain JSON

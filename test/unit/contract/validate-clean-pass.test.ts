@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CellManifestSchema, getExample, listExamples, type CellManifest } from 'cellgate';
+import { getExample, listExamples, type CellManifest } from 'cellgate';
+import { CellManifestSchema } from 'cellgate/schemas';
 import { parseOptions } from '../../../src/contract/schema/messages.ts';
 import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
 import { isClean } from '../../../src/contract/validate/rules/clean-pass.ts';

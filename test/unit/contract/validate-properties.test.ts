@@ -4,16 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  getExample,
-  listExamples,
-  normalizeManifest,
-  validateEntity,
-  validateManifest,
-  validatePage,
-  type ValidationResult,
-  CellManifestSchema,
-} from 'cellgate';
+import { getExample, listExamples, normalizeManifest, validateEntity, validateManifest, validatePage, type ValidationResult } from 'cellgate';
+import { CellManifestSchema } from 'cellgate/schemas';
 import { parseOptions, toValidationIssues } from '../../../src/contract/schema/messages.ts';
 import { compileQuickCheck } from '../../../src/contract/schema/quick-check.ts';
 import { documentBoundsIssue, validationResult } from '../../../src/validation/bounds.ts';

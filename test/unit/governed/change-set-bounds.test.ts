@@ -6,19 +6,17 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  BusinessRuleFailure,
   CellgateError,
   createGovernedApi,
   createGovernedResource,
   defineEntity,
-  MAX_CHANGE_SET_WRITES,
   memoryStorage,
-  RULE_TIMEOUT_MS,
   type BusinessRules,
   type GovernedContext,
   type GovernedLogEntry,
 } from 'cellgate';
-import { MAX_RULE_ISSUES } from '../../../src/limits.ts';
+import { BusinessRuleFailure } from '../../../src/governed/rules/validate.ts';
+import { MAX_CHANGE_SET_WRITES, MAX_RULE_ISSUES, RULE_TIMEOUT_MS } from '../../../src/limits.ts';
 
 const Note = defineEntity({
   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError, accessLevel } from 'cellgate';
+import { CellgateError } from 'cellgate';
+import { accessLevel } from '../../../src/governed/access.ts';
 import { ActivityEvent, Customer, OTHER_WS, WS, actor, customerInput, setup, wsCtx } from './core-fixtures.ts';
 
 async function code(promise: Promise<unknown>): Promise<string> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError, applyPatch, createMetricsRegistry, parsePatch } from 'cellgate';
+import { CellgateError, createMetricsRegistry } from 'cellgate';
+import { applyPatch, parsePatch } from '../../../src/governed/patch.ts';
 
 const none = () => false;
 const failure = (fn: () => unknown): CellgateError => {

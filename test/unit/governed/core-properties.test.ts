@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CellgateError, applyPatch, diffStates } from 'cellgate';
+import { CellgateError } from 'cellgate';
+import { applyPatch } from '../../../src/governed/patch.ts';
+import { diffStates } from '../../../src/governed/audit/index.ts';
 import { MAX_NESTED_DIFF_OPERATIONS } from '../../../src/limits.ts';
 import { customerInput, setup, wsCtx } from './core-fixtures.ts';
 

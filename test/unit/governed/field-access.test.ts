@@ -5,7 +5,8 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { defineEntity, EntityDocumentSchema, validateEntityDocument, type EntityRecordOf } from 'cellgate';
+import { defineEntity, validateEntityDocument, type EntityRecordOf } from 'cellgate';
+import { EntityDocumentSchema } from 'cellgate/schemas';
 import { FIELD_ACCESS_CACHE_SIZE } from '../../../src/limits.ts';
 import { checkPatchWritable, FieldAccess, maskAudit, maskDiff, maskEvent } from '../../../src/governed/field-access.ts';
 

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineEntity, type EntityDocumentInput, createListQueryParser } from 'cellgate';
+import { defineEntity, type EntityDocumentInput } from 'cellgate';
+import { createListQueryParser } from '../../../src/governed/list-query.ts';
 import { isEmail, isUrl, isUuid, jsonValueProblem, normalizeDateTime } from '../../../src/governed/codec.ts';
 import { MAX_EMAIL_LENGTH, MAX_URL_LENGTH } from '../../../src/limits.ts';
 

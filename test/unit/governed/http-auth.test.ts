@@ -2,7 +2,8 @@
 import { SignJWT, UnsecuredJWT, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CellgateError, ConfigurationError, createAuthenticator, signDevToken } from 'cellgate';
+import { CellgateError, ConfigurationError, signDevToken } from 'cellgate';
+import { createAuthenticator } from '../../../src/governed/auth/verify.ts';
 
 const secret = 'test-secret-test-secret-test-secret-0123';
 const tenant = '6b1c2a5e-0d9f-4e37-9a51-2f3e8d7c6b5a';

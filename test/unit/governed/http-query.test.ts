@@ -1,7 +1,8 @@
 /** Collection query parsing (docs/decisions/B12.md) against an entity's data block. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defineEntity, type EntityDocumentInput, CellgateError, createListQueryParser } from 'cellgate';
+import { defineEntity, type EntityDocumentInput, CellgateError } from 'cellgate';
+import { createListQueryParser } from '../../../src/governed/list-query.ts';
 
 const invoice = defineEntity(
   JSON.parse(readFileSync(new URL('../../../examples/entities/invoice.entity.json', import.meta.url), 'utf8')) as EntityDocumentInput,

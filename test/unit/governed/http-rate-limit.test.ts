@@ -1,6 +1,7 @@
 /** Rate limiting (docs/decisions/B15.md): fixed window and token bucket counted by the in-memory store, 429 with Retry-After. */
 import { describe, expect, it } from 'vitest';
-import { CellgateError, ConfigurationError, createRateLimiter, memoryRateLimitStore, type RateLimitPolicy, type Actor } from 'cellgate';
+import { CellgateError, ConfigurationError, type RateLimitPolicy, type Actor } from 'cellgate';
+import { createRateLimiter, memoryRateLimitStore } from '../../../src/governed/rate-limit.ts';
 
 const actor = (id: string, tenantId = 't1'): Actor => ({ id, type: 'user', tenantId, roles: [], workspaces: {}, permissions: [] });
 const request = new Request('http://x/');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CellgateError, readJsonBody } from 'cellgate';
+import { CellgateError } from 'cellgate';
+import { readJsonBody } from '../../../src/http/body.ts';
 
 const post = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   new Request('http://localhost/x', { method: 'POST', body, headers });

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeHandlers, createContractHandler, errorResponse, CellgateError, jsonResponse, JSON_CONTENT_TYPE } from 'cellgate';
+import { composeHandlers, createContractHandler, CellgateError } from 'cellgate';
+import { errorResponse, jsonResponse, JSON_CONTENT_TYPE } from '../../../src/http/responses.ts';
 import { answerFor, cachedJson, isLightResponse, LIGHT_RESPONSES, lightResponse, lightResponseParts, rawJsonResponse } from 'cellgate/adapter-kit';
 import { bufferedBody, writeResponse } from 'cellgate/adapters/node';
 
