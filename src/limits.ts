@@ -498,3 +498,23 @@ export const MAX_RULE_ISSUES = 50;
  * `VALIDATION_ERROR` naming `include`.
  */
 export const MAX_INCLUDES = 8;
+
+/**
+ * Records of an online upgrade between majors per batch, by default (docs/evolving-entities.md#majors-and-upgrades):
+ * each batch is one transaction (its progress row included), so a killed run loses at most one
+ * batch of work and resumes after the last committed one.
+ */
+export const UPGRADE_BATCH_DEFAULT = 200;
+
+/** Most records per upgrade batch (`batchSize`): a batch is one change set, bounded by `MAX_CHANGE_SET_WRITES`. */
+export const UPGRADE_BATCH_MAX = 500;
+
+/**
+ * Most full passes one upgrade run makes over the older major: a pass re-copies the records written
+ * there since their copy; the run stops at the first pass that copies nothing, or after this many
+ * (the answer then says `settled: false`; run it again once writes to the older major have stopped).
+ */
+export const UPGRADE_MAX_PASSES = 5;
+
+/** Most rejected records a dry run lists (the rest are counted in `rejectedOmitted`). */
+export const UPGRADE_DRY_RUN_LIST = 100;

@@ -11,13 +11,15 @@ import { documentBoundsIssue, validationResult } from '../validation/bounds.ts';
 import { installIssueBudget, issueBudget } from '../validation/issue-budget.ts';
 import { checkEntityRules } from './rules.ts';
 import { referenceFieldNames } from './references.ts';
-import type { EntityDefinition, EntityDocumentShape, EntityTypesOf, WidenedEntityDocument } from './record-type.ts';
+import type { EntityDefinition, EntityDocumentShape, EntityTypes, EntityTypesOf, WidenedEntityDocument } from './record-type.ts';
 import { EntityDocumentSchema, type EntityDefinitionDocument } from './schema.ts';
+import { linkUpgrade, type UpgradeFrom } from './upgrade-link.ts';
 
 export * from './schema.ts';
 export { FieldPermissionsSchema, type FieldPermissions } from './field-permissions.ts';
 export { DEFAULT_GENERATORS, defaultValue, isDefaultGenerator, type DefaultGenerator } from './default-value.ts';
 export { FieldDefaultSchema, type FieldDefault } from './field-default.ts';
+export { upgradeLinkOf, type UpgradeFrom, type UpgradeLink, type UpgradeRecord } from './upgrade-link.ts';
 export type * from './record-type.ts';
 export { BASE_FIELDS, isBaseField, requiredBaseFields } from './base-fields.ts';
 export { operatorsFor } from './rules.ts';
@@ -87,8 +89,28 @@ function deepFreeze<T>(value: T): T {
  *   fields: { amount: { type: 'number' } },
  * });
  */
-export function defineEntity<const D extends EntityDocumentShape>(document: D): EntityDefinition<EntityTypesOf<D>> {
-  return checkedEntity(document) as EntityDefinition<EntityTypesOf<D>>;
+export function defineEntity<const D extends EntityDocumentShape>(document: D): EntityDefinition<EntityTypesOf<D>>;
+/**
+ * A new major linked to the previous one (docs/evolving-entities.md#majors-and-upgrades): `up`
+ * receives a record of `from` and returns a record of this major; `down`, optional, the way back
+ * for clients pinned to the older major. Throws a {@link ConfigurationError} when `from` is not a
+ * lower major of the same key.
+ *
+ * @example
+ * const InvoiceV2 = defineEntity(invoiceV2Document, {
+ *   from: InvoiceV1,
+ *   up: (v1) => ({ amountCents: Math.round(v1.amount * 100) }),
+ *   down: (v2) => ({ amount: v2.amountCents / 100 }),
+ * });
+ */
+export function defineEntity<const D extends EntityDocumentShape, From>(
+  document: D,
+  upgrade: UpgradeFrom<From, EntityTypesOf<D>>,
+): EntityDefinition<EntityTypesOf<D>>;
+export function defineEntity(document: EntityDocumentShape, upgrade?: UpgradeFrom<unknown, EntityTypes>): EntityDefinition {
+  const entity = checkedEntity(document);
+  if (upgrade !== undefined) linkUpgrade(entity, upgrade);
+  return entity;
 }
 
 /**

@@ -172,7 +172,9 @@ export type AuditEventType =
   | 'entity.permission_changed'
   | 'entity.erased'
   | 'entity.purged'
-  | 'audit.purged';
+  | 'audit.purged'
+  /** A record copied from an older major by an online upgrade (docs/decisions/B40.md); the first record of its history in the newer major. */
+  | 'entity.upgraded';
 
 /**
  * One audit record, the fields of docs/governed-conventions.md#audit-record's audit record in camelCase, plus `reason` (the
@@ -375,6 +377,22 @@ export interface StorageSession {
    * its position in the tenant's feed is its commit order.
    */
   appendEvent(event: DomainEvent): Promise<void>;
+  /** The online upgrade's reads and bookkeeping (docs/decisions/B40.md); absent on a driver without them. */
+  readonly upgrade?: UpgradeOperations;
+}
+
+/**
+ * What an online upgrade between two majors needs from storage (docs/evolving-entities.md#majors-and-upgrades):
+ * a keyset walk of a table across every tenant, and a progress row written in the batch's own
+ * transaction, so a killed run resumes exactly after the last committed batch.
+ */
+export interface UpgradeOperations {
+  /** At most `limit` records of `model` with id after `after` (null: from the start), every tenant, soft-deleted included, by id. */
+  scanRecords(model: EntityStorageModel, after: string | null, limit: number): Promise<StoredRecord[]>;
+  /** The progress stored under `name`, or null. */
+  getProgress(name: string): Promise<string | null>;
+  /** Stores the progress under `name` (replacing it). */
+  putProgress(name: string, value: string): Promise<void>;
 }
 
 /**

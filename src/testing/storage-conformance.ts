@@ -32,6 +32,7 @@ import { changeSetConformanceCases } from './storage-conformance-change-sets.ts'
 import { driftConformanceCases } from './storage-conformance-drift.ts';
 import { erasureConformanceCases } from './storage-conformance-erasure.ts';
 import { evolutionConformanceCases } from './storage-conformance-evolution.ts';
+import { upgradeConformanceCases } from './storage-conformance-upgrade.ts';
 import { eventConformanceCases } from './storage-conformance-events.ts';
 import { exportConformanceCases } from './storage-conformance-export.ts';
 import { logConformanceCases } from './storage-conformance-log.ts';
@@ -111,6 +112,7 @@ export const storageConformanceSuites = [
   { name: 'events', register: eventConformanceCases },
   { name: 'audit-export', register: exportConformanceCases },
   { name: 'schema-evolution', register: evolutionConformanceCases },
+  { name: 'major-upgrades', register: upgradeConformanceCases },
   { name: 'verifiable-log', register: logConformanceCases },
   { name: 'history-reach', register: reachConformanceCases },
   { name: 'field-access', register: fieldAccessConformanceCases },

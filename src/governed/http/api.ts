@@ -27,6 +27,8 @@ import { createCheckpoints, type VerifiableLogOptions } from '../log/checkpoints
 import { logRoutes } from '../log/routes.ts';
 import { withCheckpointTrigger } from '../log/write-trigger.ts';
 import { withLogPaths } from '../log/openapi.ts';
+import { resolveUpgrade } from '../upgrade/resolve.ts';
+import { runUpgrade, type UpgradeOptions, type UpgradeResult } from '../upgrade/run-upgrade.ts';
 
 export type { GovernedApiResource, GovernedApiResources, GovernedResourcesOf } from '../api-resources.ts';
 
@@ -93,6 +95,18 @@ export interface GovernedApi<Resources = LooseGovernedResources> extends FetchHa
    * });
    */
   transaction<T>(context: GovernedContext, fn: (tx: Transaction<Resources>) => Promise<T>): Promise<T>;
+  /**
+   * Copies every record of an older major to the newer one defined with `defineEntity(v2, { from: v1, up })`,
+   * online: batches of `batchSize` (one transaction each, progress stored, so a killed run resumes),
+   * passes until the newer major is in step with writes made meanwhile (`settled`), each copy's
+   * history starting with an `entity.upgraded` audit record; `dryRun` lists the records `up` or the
+   * newer schema refuses. Both majors must be served (docs/evolving-entities.md#majors-and-upgrades, B40).
+   *
+   * @example
+   * const result = await api.upgrade('crm.invoice', { batchSize: 200, onProgress: (p) => console.log(p.read) });
+   * result.settled; // true: every v1 record is in v2
+   */
+  upgrade(entityKey: string, options?: UpgradeOptions): Promise<UpgradeResult>;
 }
 
 /**
@@ -219,5 +233,9 @@ export function createGovernedApi<const R extends GovernedApiResources>(options:
     // The bound services are built from the same resources the type reads, so the cast is what it says.
     transaction: <T>(context: GovernedContext, fn: (tx: Transaction<GovernedResourcesOf<R>>) => Promise<T>) =>
       runTransaction(storage, contexts, context, fn as (tx: Record<string, TransactionService>) => Promise<T>),
+    upgrade: (entityKey: string, upgradeOptions?: UpgradeOptions) => {
+      const { from, to, link } = resolveUpgrade(contexts, entityKey);
+      return runUpgrade(from, to, link, upgradeOptions);
+    },
   });
 }

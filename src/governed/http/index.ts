@@ -16,6 +16,8 @@ export type {
   TypesOfApiResource,
 } from '../api-resources.ts';
 export type { DeprecationOptions } from './headers.ts';
+export type { UpgradeOptions, UpgradeProgress, UpgradeResult } from '../upgrade/run-upgrade.ts';
+export type { RejectedRecord } from '../upgrade/copy-record.ts';
 export type { GovernedHooks } from './pipeline.ts';
 export type { ResourcePatterns } from './paths.ts';
 export type { ClientIpOptions } from './request-meta.ts';

@@ -21,6 +21,7 @@ import type {
   StorageDriver,
   StorageSession,
   StoredRecord,
+  UpgradeOperations,
   VersionStateAt,
 } from '../types.ts';
 import { AuditTimeIndex, exportFromIndex } from './audit-export.ts';
@@ -34,6 +35,7 @@ import { MemoryLog, stageLeaf, type StagedLeaf } from './log.ts';
 import { Mutex } from './mutex.ts';
 import { stateAt, statesAt, type VersionLookup } from './time-travel.ts';
 import { diffChangesField } from '../audit-field.ts';
+import { memoryUpgradeOperations } from './upgrade.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 /** Key of a version state: (resource type, record id, version). */
@@ -52,6 +54,8 @@ export class Tables {
   readonly auditByTime: AuditTimeIndex | null;
   readonly versions = new Map<string, StoredRecord>();
   readonly idempotency = new Map<string, IdempotencyRecord>();
+  /** Progress of online upgrades between majors, by name (docs/decisions/B40.md). */
+  readonly upgrades = new Map<string, string>();
   /** Outbox events a transaction staged; the event store takes them on commit. */
   readonly events: DomainEvent[] = [];
   /**
@@ -122,6 +126,11 @@ class MemorySession implements StorageSession {
     private readonly base: Tables,
     private readonly staged: Tables | null,
   ) {}
+
+  /** The online upgrade's operations over this session's view (docs/decisions/B40.md). */
+  get upgrade(): UpgradeOperations {
+    return memoryUpgradeOperations(this.base, this.staged);
+  }
 
   private current(model: EntityStorageModel, id: string): StoredRecord | undefined {
     return this.staged?.records.get(model.table)?.get(id) ?? this.base.records.get(model.table)?.get(id);
@@ -296,6 +305,7 @@ function commit(base: Tables, staged: Tables, events: MemoryEventStore): void {
   base.log.commit(staged.logLeaves);
   for (const [key, state] of staged.versions) base.versions.set(key, state);
   for (const [key, record] of staged.idempotency) base.idempotency.set(key, record);
+  for (const [key, value] of staged.upgrades) base.upgrades.set(key, value);
   for (const change of staged.maintenance) change(base);
 }
 

@@ -30,6 +30,7 @@ import { mapErrors } from './sql-errors.ts';
 import { runCached, type StatementCache } from './statement-cache.ts';
 import { getVersionStateAt, listVersionStatesAt } from './time-travel.ts';
 import { fieldChangedCondition } from './audit-field.ts';
+import { sqlUpgradeOperations } from './upgrade-store.ts';
 
 const VERSION_COLUMN_NAMES = VERSION_COLUMNS.map((spec) => spec.name);
 
@@ -281,6 +282,8 @@ export function createSqlSession(dialect: SqlDialect, db: SqlDb | SqlTx, cache: 
     appendEvent(event) {
       return appendEvent(dialect, db, event);
     },
+
+    upgrade: sqlUpgradeOperations(dialect, db),
   };
 }
 
