@@ -228,6 +228,13 @@ function poolSource(
   };
 }
 
+/** A URL libpq would take: one host, or several of which none is empty. */
+function validHosts(connectionString: string): boolean {
+  const hosts = splitHosts(connectionString);
+  if (hosts === undefined) return URL.canParse(connectionString);
+  return hosts.every((url) => URL.canParse(url) && new URL(url).hostname !== '');
+}
+
 function checkReplicas(options: ReplicaOptions): void {
   const { replicas, maxLagMs, replicaWaitMs } = options;
   if (replicas !== undefined) {
@@ -250,9 +257,17 @@ function checkReplicas(options: ReplicaOptions): void {
  * that may be slightly behind go to streaming replicas, with read-your-writes through the
  * `Cellgate-Consistency` token (docs/scaling-out.md).
  *
- * @example
+ * @example postgresStorage
+ * import { readFileSync } from 'node:fs';
+ * import { createGovernedApi } from 'cellgate';
  * import { postgresStorage } from 'cellgate/storage/postgres';
- * const storage = postgresStorage({ connectionString: process.env.DATABASE_URL!, lockTimeoutMs: 1000 });
+ *
+ * export const api = createGovernedApi({
+ *   storage: postgresStorage({ connectionString: process.env.DATABASE_URL ?? 'postgres://localhost/app', lockTimeoutMs: 1000 }), // needs pg
+ *   auth: { secret: process.env.CELLGATE_JWT_SECRET },
+ *   resources: [JSON.parse(readFileSync('./task.entity.json', 'utf8'))],
+ * });
+ * await api.migrate(); // one process migrates at a time (advisory lock)
  */
 export function postgresStorage(options: PostgresStorageOptions): StorageDriver {
   checkTimeout('options.lockTimeoutMs', options.lockTimeoutMs);
@@ -265,11 +280,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageDriver 
   let replicaPool: (given: string | PostgresPoolLike) => () => Promise<PostgresPoolLike>;
   if ('connectionString' in options) {
     const { connectionString, max = 10, connectionTimeoutMs = DEFAULT_PG_CONNECTION_TIMEOUT_MS } = options;
-    if (
-      typeof connectionString !== 'string' ||
-      !/^postgres(ql)?:\/\//.test(connectionString) ||
-      !(splitHosts(connectionString) ?? [connectionString]).every((url) => URL.canParse(url))
-    ) {
+    if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString) || !validHosts(connectionString)) {
       throw new ConfigurationError('options.connectionString', 'must be a postgres:// or postgresql:// URL (several hosts: host1:port,host2:port)');
     }
     if (!Number.isInteger(max) || max < 1) throw new ConfigurationError('options.max', 'must be a positive integer');
