@@ -78,9 +78,15 @@ function parserFailure(error: BodyParserError): CellgateError {
  * Wraps a cellgate handler as Express middleware. Returns the middleware and an error handler for
  * the body parsers in front of it; pass both to `app.use()` (it takes the array as it is).
  *
- * @example
- * app.use(toExpress(composeHandlers(contract, customers), { onError: (e) => log.error(e) }));
+ * @example toExpress
+ * import express from 'express';
+ * import { createContractHandler } from 'cellgate';
+ * import { toExpress } from 'cellgate/adapters/express';
+ *
+ * const app = express();
+ * app.use(toExpress(createContractHandler(), { onError: (error) => console.error(error) }));
  * app.use(express.json()); // after cellgate: its bodies reach the core untouched
+ * app.listen(3000);
  */
 export function toExpress(handler: FetchHandler, options: ExpressAdapterOptions = {}): ExpressMiddlewareStack {
   const match = mountedMatch(handler, 'express');

@@ -76,8 +76,14 @@ function asked(request: Request): Request {
  * encapsulated (hooks of a child context would only see that context's routes), so it sees every
  * request of the context it is registered in; under a `prefix`, only those below it.
  *
- * @example
- * await app.register(cellgatePlugin, { handler: composeHandlers(contract, customers), onError: (e) => app.log.error(e) });
+ * @example cellgatePlugin
+ * import Fastify from 'fastify';
+ * import { createContractHandler } from 'cellgate';
+ * import { cellgatePlugin } from 'cellgate/adapters/fastify';
+ *
+ * const app = Fastify();
+ * await app.register(cellgatePlugin, { handler: createContractHandler(), onError: (error) => app.log.error(error) });
+ * await app.listen({ port: 3000 });
  */
 export const cellgatePlugin: FastifyPluginAsync<CellgatePluginOptions> = async (fastify, options) => {
   const { handler, prefix, ...adapter } = options;

@@ -103,8 +103,14 @@ export interface HonoAdapterOptions {
 /**
  * Wraps a cellgate handler as Hono middleware (`app.use(path, toHono(handler))`).
  *
- * @example
- * app.use('*', toHono(composeHandlers(contract, customers)));
+ * @example toHono
+ * import { Hono } from 'hono';
+ * import { createContractHandler } from 'cellgate';
+ * import { toHono } from 'cellgate/adapters/hono';
+ *
+ * export const app = new Hono();
+ * app.use('*', toHono(createContractHandler()));
+ * app.get('/', (c) => c.text('my app')); // requests cellgate does not own go on
  */
 export function toHono(handler: FetchHandler, options: HonoAdapterOptions = {}): MiddlewareHandler {
   const match = mountedMatch(handler, 'hono');

@@ -57,8 +57,12 @@ export type NextHandlerSource = FetchHandler | (() => FetchHandler | Promise<Fet
  * `onError`, or one JSON line on stderr), and the next request calls the factory again, so a
  * setting fixed or a database back up heals without a restart.
  *
- * @example
- * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextRouteHandlers(async () => (await import('@/cellgate')).cellgate);
+ * @example toNextRouteHandlers
+ * // app/[...cellgate]/route.ts: the factory runs on the first request, never during `next build`.
+ * import { createContractHandler } from 'cellgate';
+ * import { toNextRouteHandlers } from 'cellgate/adapters/next';
+ *
+ * export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextRouteHandlers(() => createContractHandler());
  */
 export function toNextRouteHandlers(handler: NextHandlerSource, options: NextAdapterOptions = {}): NextRouteHandlers {
   const resolve = 'match' in handler ? () => handler : once(handler);

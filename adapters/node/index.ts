@@ -124,8 +124,13 @@ export async function handleNodeRequest(
  * Wraps a cellgate handler as a `node:http` request listener. Given a third `next` argument (as
  * Connect-style servers do), unmatched requests go to `next()`; otherwise they get the core's 404.
  *
- * @example
- * createServer(toNodeHandler(composeHandlers(contract, customers), { trustProxy: true })).listen(3000);
+ * @example toNodeHandler
+ * import { createServer } from 'node:http';
+ * import { createContractHandler } from 'cellgate';
+ * import { toNodeHandler } from 'cellgate/adapters/node';
+ *
+ * // Behind a proxy you trust, `trustProxy` takes the client address from X-Forwarded-For.
+ * createServer(toNodeHandler(createContractHandler(), { trustProxy: true })).listen(3000);
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeAdapterOptions = {}): NodeHandler {
   return (req, res, next) => {

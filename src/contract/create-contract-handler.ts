@@ -42,7 +42,7 @@ function lazyMcpEndpoint(context: ContractContext, options: McpOptions, route: s
  * Creates the contract API handler. Options are checked here: a mistake throws a
  * `ConfigurationError` naming the option, never a failure at request time.
  *
- * @example
+ * @example createContractHandler
  * import { createServer } from 'node:http';
  * import { createContractHandler } from 'cellgate';
  * import { toNodeHandler } from 'cellgate/adapters/node';

@@ -80,11 +80,17 @@ function deepFreeze<T>(value: T): T {
  * Validates an entity definition document and returns it frozen, defaults applied and missing base
  * fields added by scope. Throws a {@link ConfigurationError} naming the first bad path.
  *
- * @example
- * const Invoice = defineEntity({
+ * @example defineEntity
+ * import { defineEntity } from 'cellgate';
+ *
+ * export const Invoice = defineEntity({
  *   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
- *   name: 'Invoice', key: 'crm.invoice', version: '1.0.0', description: 'A customer invoice',
- *   scope: 'cell-isolated', governance_tier: 'tier-2',
+ *   name: 'Invoice',
+ *   key: 'crm.invoice',
+ *   version: '1.0.0',
+ *   description: 'A customer invoice',
+ *   scope: 'cell-isolated',
+ *   governance_tier: 'tier-2',
  *   permissions: { view: ['viewer', 'editor', 'admin'], edit: ['editor', 'admin'], admin: ['admin'] },
  *   fields: { amount: { type: 'number' } },
  * });

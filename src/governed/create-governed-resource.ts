@@ -191,11 +191,18 @@ function writeLoggerOf(logger: Logger | GovernedLogger): GovernedLogger {
  * {@link ConfigurationError} on a bad entity document or option, a misspelt option name included
  * (one strict schema, the path and the closest known name in the message).
  *
- * @example
- * const customers = createGovernedResource({ entity: defineEntity(customerDoc), storage, auth: { secret } });
+ * @example createGovernedResource
+ * import { readFileSync } from 'node:fs';
+ * import { createGovernedResource, loadEntity, memoryStorage } from 'cellgate';
+ *
+ * const customers = createGovernedResource({
+ *   entity: loadEntity(JSON.parse(readFileSync('./customer.entity.json', 'utf8'))),
+ *   storage: memoryStorage(),
+ *   auth: { secret: process.env.CELLGATE_JWT_SECRET },
+ * });
  * await customers.migrate();
- * // GET/POST /v1/workspaces/:workspaceId/customers, GET/PATCH/DELETE …/customers/:id, …/:id/rollback, …/:id/versions
- * const response = await customers(request); // or customers.match(request) → undefined when not its path
+ * // GET/POST /v1/workspaces/:workspaceId/customers, GET/PATCH/DELETE …/customers/:id, …/:id/versions
+ * export const response = await customers(new Request('http://localhost/v1/workspaces/00000000-0000-4000-8000-000000000002/customers'));
  */
 export function createGovernedResource<T extends EntityTypes = GeneralEntityTypes>(options: GovernedResourceOptions<T>): GovernedResource<T> {
   parseOptions(governedResourceOptionsSchema, options);

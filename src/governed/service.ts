@@ -80,11 +80,16 @@ function concurrencyOf(options: ConcurrencyOptions | undefined): { ifMatch?: num
  * access, writing audit and metrics. `model` lets a caller that already built the storage model
  * share it (the resource and its service then hold the same object).
  *
- * @example
+ * @example createGovernedService
+ * import { readFileSync } from 'node:fs';
+ * import { type Actor, createGovernedService, loadEntity, memoryStorage } from 'cellgate';
+ *
  * const storage = memoryStorage();
- * const invoices = createGovernedService({ entity: Invoice, storage });
- * await storage.migrate([invoices.model]);
- * const created = await invoices.create({ actor, scope: { workspaceId, cellId } }, { invoiceNumber: 'INV-1', amount: 100 });
+ * const tasks = createGovernedService({ entity: loadEntity(JSON.parse(readFileSync('./task.entity.json', 'utf8'))), storage });
+ * await storage.migrate([tasks.model]);
+ * const workspaceId = crypto.randomUUID();
+ * const actor: Actor = { id: 'u1', type: 'user', tenantId: 't1', roles: [], workspaces: { [workspaceId]: ['editor'] }, permissions: [] };
+ * export const created = await tasks.create({ actor, scope: { workspaceId } }, { title: 'Write tests' });
  */
 export function createGovernedService<T extends EntityTypes = GeneralEntityTypes>(
   options: GovernedServiceOptions<T>,

@@ -120,6 +120,18 @@ export interface TestApi<Resources = GovernedResourcesOf<GovernedApiResources>> 
 /**
  * Builds a governed API from the app's entities on the in-memory driver (migrated), with token
  * auth on a test secret.
+ *
+ * @example createTestApi
+ * import { readFileSync } from 'node:fs';
+ * import { expect, it } from 'vitest';
+ * import { createTestApi } from 'cellgate/testing';
+ *
+ * it('an editor creates a task', async () => {
+ *   const t = await createTestApi({ entities: [JSON.parse(readFileSync('./task.entity.json', 'utf8'))] });
+ *   const created = await t.fetch(t.path('tasks'), { method: 'POST', as: { roles: ['editor'] }, json: { title: 'Write tests' } });
+ *   expect(created.status).toBe(201);
+ *   await t.close();
+ * });
  */
 export async function createTestApi<const R extends GovernedApiResources>(options: TestApiOptions<R>): Promise<TestApi<GovernedResourcesOf<R>>> {
   const { entities, resources, tenantId, workspaceId, cellId, ...appOptions } = options;

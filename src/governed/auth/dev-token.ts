@@ -29,8 +29,16 @@ export interface DevTokenInput {
 /**
  * Signs an HS256 token carrying the default claims.
  *
- * @example
- * const token = await signDevToken({ secret, tenantId, workspaces: { [workspaceId]: ['admin'] } });
+ * @example signDevToken
+ * import { signDevToken } from 'cellgate';
+ *
+ * // For development and tests only: production tokens come from your identity provider.
+ * const token = await signDevToken({
+ *   secret: process.env.CELLGATE_JWT_SECRET ?? '',
+ *   tenantId: '00000000-0000-4000-8000-000000000001',
+ *   workspaces: { '00000000-0000-4000-8000-000000000002': ['editor'] },
+ * });
+ * export const headers = { authorization: `Bearer ${token}` };
  */
 export async function signDevToken(input: DevTokenInput): Promise<string> {
   if (typeof input !== 'object' || input === null) throw new ConfigurationError('signDevToken', 'takes an options object: { secret, tenantId, ... }');

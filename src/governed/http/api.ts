@@ -114,13 +114,17 @@ export interface GovernedApi<Resources = LooseGovernedResources> extends FetchHa
  * of them resolve `undefined` from `match`, so the host's own routes can follow. Options are
  * checked by one strict schema: a misspelt one throws a {@link ConfigurationError} naming its path.
  *
- * @example
- * const api = createGovernedApi({ storage, auth: { secret }, resources: [customerDoc, { entity: invoiceDoc, rollback: false }] });
+ * @example createGovernedApi
+ * import { readFileSync } from 'node:fs';
+ * import { composeHandlers, createContractHandler, createGovernedApi, memoryStorage } from 'cellgate';
+ *
+ * const api = createGovernedApi({
+ *   storage: memoryStorage(), // or sqliteStorage / postgresStorage: docs/storage.md
+ *   auth: { secret: process.env.CELLGATE_JWT_SECRET },
+ *   resources: [JSON.parse(readFileSync('./task.entity.json', 'utf8'))],
+ * });
  * await api.migrate();
- * const handler = composeHandlers(createContractHandler(), api);
- * // Typed resources: keys are the path names.
- * const typed = createGovernedApi({ storage, auth: { secret }, resources: { projects: Project, tasks: Task } });
- * await typed.resources.tasks.service.create(context, { title: 'Plan' });
+ * export const handler = composeHandlers(createContractHandler(), api);
  */
 export function createGovernedApi<const R extends GovernedApiResources>(options: GovernedApiOptions<R>): GovernedApi<GovernedResourcesOf<R>> {
   parseOptions(governedApiOptionsSchema, options);

@@ -320,9 +320,18 @@ export type MemoryStorageOptions = Record<string, never>;
  * through the driver itself waits for the open transaction to finish, so from inside it would wait
  * forever.
  *
- * @example
+ * @example memoryStorage
+ * import { readFileSync } from 'node:fs';
+ * import { createGovernedApi, memoryStorage } from 'cellgate';
+ *
+ * // One per test: nothing is shared between tests, nothing outlives the process.
  * const storage = memoryStorage();
- * await storage.migrate([toStorageModel(Invoice)]);
+ * export const api = createGovernedApi({
+ *   storage,
+ *   auth: { secret: 'a-test-secret-of-32-bytes-or-more!' },
+ *   resources: [JSON.parse(readFileSync('./task.entity.json', 'utf8'))],
+ * });
+ * await api.migrate();
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): StorageDriver {
   void options;

@@ -101,10 +101,17 @@ async function openFile(filename: string): Promise<SqliteClient> {
  * A SQLite storage driver: the single-machine default. WAL journal, a busy timeout, foreign
  * keys on, one write transaction at a time (`BEGIN IMMEDIATE`).
  *
- * @example
+ * @example sqliteStorage
+ * import { readFileSync } from 'node:fs';
+ * import { createGovernedApi } from 'cellgate';
  * import { sqliteStorage } from 'cellgate/storage/sqlite';
- * const storage = sqliteStorage({ filename: './.cellgate/dev.db' });
- * await storage.migrate([toStorageModel(invoiceDocument)]);
+ *
+ * export const api = createGovernedApi({
+ *   storage: sqliteStorage({ filename: './.cellgate/app.db' }), // needs better-sqlite3
+ *   auth: { secret: process.env.CELLGATE_JWT_SECRET },
+ *   resources: [JSON.parse(readFileSync('./task.entity.json', 'utf8'))],
+ * });
+ * await api.migrate(); // creates or upgrades the tables
  */
 export function sqliteStorage(options: SqliteStorageOptions): StorageDriver {
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
