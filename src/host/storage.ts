@@ -17,8 +17,10 @@ export interface OpenedStorage {
   label: string;
 }
 
-function maskPassword(url: URL): string {
-  const masked = new URL(url.toString());
+function maskPassword(connectionString: string): string {
+  // A multi-host URL (failover) is not a WHATWG URL: mask the password part by its shape.
+  if (!URL.canParse(connectionString)) return connectionString.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
+  const masked = new URL(connectionString);
   if (masked.password) masked.password = '***';
   return masked.toString();
 }
@@ -50,7 +52,7 @@ export async function createStorageFromUrl(url: string | undefined = DEFAULT_DAT
         ? `sqlite ${parsed.filename}`
         : parsed.kind === 'pglite'
           ? `pglite ${parsed.dataDir}`
-          : `postgres ${maskPassword(new URL(parsed.connectionString))}`;
+          : `postgres ${maskPassword(parsed.connectionString)}`;
   return { storage, label: replicas.length > 0 ? `${label} + ${replicas.length} read replica${replicas.length === 1 ? '' : 's'}` : label };
 }
 

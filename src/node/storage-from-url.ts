@@ -55,7 +55,9 @@ export function parseStorageUrl(url: string | undefined): StorageUrl {
     return { kind: 'pglite', dataDir: folder === 'memory:' ? 'memory://' : folder };
   }
   if (/^postgres(ql)?:\/\//.test(value)) {
-    if (!URL.canParse(value) || new URL(value).hostname === '') {
+    // A libpq multi-host URL (`a:5432,b:5432`) is not a WHATWG URL; postgresStorage splits and checks it (failover, B38).
+    const multiHost = /^postgres(ql)?:\/\/([^@/?#]*@)?[^/?#,]+(,[^/?#,]+)+([/?#]|$)/.test(value);
+    if (!multiHost && (!URL.canParse(value) || new URL(value).hostname === '')) {
       throw new ConfigurationError('DATABASE_URL', `"${masked(value)}" is not a valid PostgreSQL URL; expected ${FORMS}`);
     }
     return { kind: 'postgres', connectionString: value };

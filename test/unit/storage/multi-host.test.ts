@@ -1,10 +1,13 @@
 /**
- * The PostgreSQL driver's configuration of replicas and multi-host URLs (issue #32, B37, B38):
+ * The PostgreSQL driver's configuration of replicas and multi-host URLs (issue #32, B37, B38),
+ * also as the reference host's DATABASE_URL:
  * how a libpq multi-host URL is split into one URL per host, and the ConfigurationErrors of
  * malformed options, before any connection is made.
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from 'cellgate';
+import { createStorageFromUrl } from 'cellgate/host';
+import { parseStorageUrl } from 'cellgate/node';
 import { postgresStorage } from 'cellgate/storage/postgres';
 import { splitHosts } from '../../../src/storage/postgres/multi-host.ts';
 import { isLsn, laterLsn, lsnValue } from '../../../src/storage/postgres/replicas/lsn.ts';
@@ -51,5 +54,20 @@ describe('postgresStorage options', () => {
     expect(bad({ maxLagMs: -1 })).toThrow(/maxLagMs/);
     expect(bad({ replicaWaitMs: 1.5 })).toThrow(/replicaWaitMs/);
     expect(() => postgresStorage({ connectionString: 'postgres://a,/app' })).toThrow(/connectionString/);
+  });
+});
+
+describe('a multi-host DATABASE_URL', () => {
+  it('is taken by parseStorageUrl and the reference host, whose banner masks the password', async () => {
+    const url = 'postgres://app:secret@127.0.0.1:1,127.0.0.1:2/app?target_session_attrs=read-write';
+    expect(parseStorageUrl(url)).toEqual({ kind: 'postgres', connectionString: url });
+    const opened = await createStorageFromUrl(url);
+    try {
+      expect(opened.label).toBe('postgres postgres://app:***@127.0.0.1:1,127.0.0.1:2/app?target_session_attrs=read-write');
+    } finally {
+      await opened.storage.close();
+    }
+    // An empty host is refused when the driver is built (options.connectionString).
+    await expect(createStorageFromUrl('postgres://app@a,/app')).rejects.toThrow(ConfigurationError);
   });
 });
