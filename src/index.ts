@@ -16,7 +16,6 @@ export { MigrationRefusedError, type DriftRefusal } from './storage/drift.ts';
 
 // Composing Fetch handlers, and the default logger.
 export { composeHandlers, createFetchHandler } from './http/handler.ts';
-export type { ReadJsonOptions } from './http/body.ts';
 export type { FetchHandler, MatchFunction } from './http/handler.ts';
 export type { ErrorContext } from './http/responses.ts';
 export { stderrJsonLogger, type Logger, type LogMethod } from './logging.ts';
