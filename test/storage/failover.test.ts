@@ -6,7 +6,8 @@
  * write acknowledged with 201 is present exactly once afterwards (checked against the client's
  * log), the hosts reach the new primary by themselves, and meanwhile answer 503 with
  * `Retry-After`, never a 500, never a dropped connection; a change-feed follower reading through it
- * sees every acknowledged create once and no event twice. Skipped where the server binaries are missing.
+ * sees every acknowledged create once and no event twice. The same holds across a restart
+ * (`pg_ctl stop -m immediate`, then start) of the new primary. Skipped where the server binaries are missing.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +52,12 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
     await primary?.stop();
   }, 120_000);
 
-  it('keeps every acknowledged write exactly once across the promotion; 503 + Retry-After meanwhile, never 500', async () => {
+  /**
+   * Four hosts writing and a feed follower on host 0 while `fault` runs; then every acknowledged
+   * write is checked present once on `primaryNow()`, the feed without duplicates, and no answer
+   * other than 201 or 503 with Retry-After.
+   */
+  async function underFault(label: string, fault: () => Promise<void>, primaryNow: () => TestCluster): Promise<void> {
     const acknowledged: string[] = [];
     const acknowledgedIds: string[] = [];
     const unexpected: string[] = [];
@@ -104,16 +110,15 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
     const follower = follow();
     const writers = [0, 1, 2, 3].map(writer);
     await expect.poll(() => acknowledged.length, { timeout: 30_000 }).toBeGreaterThan(100);
-    await primary.halt('immediate');
-    await standby.promote();
+    await fault();
     promoted = true;
-    // Every host reaches the new primary by itself.
+    // Every host reaches the (new) primary by itself.
     await expect.poll(() => Math.min(...afterPromotion), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(20);
     stop = true;
     await Promise.all(writers);
     draining = true;
     await follower;
-    // The feed across the failover: no event twice, and every acknowledged create in it once.
+    // The feed across the fault: no event twice, and every acknowledged create in it once.
     expect(new Set(followed.map((event) => event.id)).size).toBe(followed.length);
     const created = new Map<string, number>();
     for (const event of followed) created.set(event.resourceId, (created.get(event.resourceId) ?? 0) + 1);
@@ -126,7 +131,7 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
         .slice(0, 3),
     ).toEqual([]);
     expect(unexpected).toEqual([]);
-    const client = new pg.Client({ connectionString: standby.url });
+    const client = new pg.Client({ connectionString: primaryNow().url });
     await client.connect();
     try {
       const { rows: tables } = await client.query<{ table_name: string }>(
@@ -142,6 +147,28 @@ describe.skipIf(Boolean(skip))(`failover to a synchronous standby${skip ? ` (ski
     } finally {
       await client.end();
     }
-    console.info(`failover: ${acknowledged.length} writes acknowledged, ${unavailable} answered 503 meanwhile`);
+    console.info(`${label}: ${acknowledged.length} writes acknowledged, ${unavailable} answered 503 meanwhile`);
+  }
+
+  it('keeps every acknowledged write exactly once across the promotion; 503 + Retry-After meanwhile, never 500; the feed follows', async () => {
+    await underFault(
+      'failover',
+      async () => {
+        await primary.halt('immediate');
+        await standby.promote();
+      },
+      () => standby,
+    );
+  }, 180_000);
+
+  it('a feed follower and the writers resume across a restart of the (new) primary: nothing lost, nothing twice', async () => {
+    await underFault(
+      'restart',
+      async () => {
+        await standby.halt('immediate');
+        await standby.resume();
+      },
+      () => standby,
+    );
   }, 180_000);
 });
