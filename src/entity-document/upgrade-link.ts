@@ -33,7 +33,12 @@ export interface UpgradeLink {
   readonly down?: (record: UpgradeRecord) => UpgradeRecord;
 }
 
-const links = new WeakMap<EntityDefinitionDocument, UpgradeLink>();
+// One map per process, not per module instance: a configuration file loaded by the CLI (tsx's
+// isolated loader) or a second copy of the package defines its entities with its own instance
+// of this module, and the link must still be found by the instance that runs the upgrade.
+const REGISTRY = Symbol.for('cellgate.upgradeLinks');
+const holder = globalThis as { [REGISTRY]?: WeakMap<EntityDefinitionDocument, UpgradeLink> };
+const links = (holder[REGISTRY] ??= new WeakMap<EntityDefinitionDocument, UpgradeLink>());
 
 const majorOf = (document: Pick<EntityDefinitionDocument, 'version'>) => Number.parseInt(document.version, 10);
 

@@ -4,7 +4,7 @@
  * the reference host's demo entities or the documents given with `--entity`. Safe to run from
  * several processes at once. Exit 0 done, 1 database or document failure, 2 bad arguments or URL.
  */
-import { defineEntity, toStorageModel } from '../../entity-document/index.ts';
+import { defineEntity, toStorageModel, type EntityDefinitionDocument } from '../../entity-document/index.ts';
 import { ConfigurationError } from '../../errors.ts';
 import { MigrationRefusedError } from '../../storage/drift.ts';
 import { readMigrationFiles, withMigrationFiles, writeNextMigrationFile } from '../../node/migration-files.ts';
@@ -16,6 +16,7 @@ import { entityDocumentsOrDemo, loadCommandConfig, storageUrl, type LoadedConfig
 import { missingDriver } from './storage-hints.ts';
 
 const help = `Usage: cellgate migrate [--entity <file>]... [--database-url <url>] [--config <file>] [--dry-run] [--generate] [--dir <folder>]
+       cellgate migrate --upgrade <entity key> [--batch-size <n>] [--dry-run] [--config <file>]
 
 Creates the storage tables for DATABASE_URL (idempotent; safe from several processes at once):
 the audit log, version state and idempotency tables, and one table per entity major.
@@ -36,7 +37,15 @@ themselves. --generate writes them to the next numbered file of the migrations f
 cellgate migrate then applies the files of the folder not applied yet, each in one transaction,
 recorded in cellgate_migrations (re-running is a no-op), before it compares the tables.
 
+Majors (docs/evolving-entities.md#majors-and-upgrades): --upgrade <entity key> then copies every
+record of the older major to the newer one through the up function of the configuration file's
+defineEntity(v2, { from: v1, up }), online, in batches (one transaction each, progress stored: a
+killed run resumes), with a progress line, until the newer major is in step. With --dry-run it
+lists the records up or the newer schema refuses and writes nothing. Exit 1 when a record is refused.
+
 Options:
+  --upgrade <key>      upgrade the entity's older major to its newer one (both in the configuration)
+  --batch-size <n>     records per upgrade batch, 1 to 500 (default 200)
   --entity <file>      an entity definition document (YAML or JSON); repeat for several
   --dry-run            print what would be done, with the SQL, and change nothing
   --generate           write the migration files of the changes refused above, change nothing
@@ -105,6 +114,28 @@ async function generateFiles(run: MigrationRun, driverName: string, dir: string,
   return 0;
 }
 
+/** `--upgrade`: a storage of its own (the migration's is closed), the configuration's entity objects (they carry `up`). */
+async function upgradeAfterMigration(
+  url: string | undefined,
+  key: string,
+  batchSize: string | undefined,
+  dryRun: boolean,
+  loaded: LoadedConfig | undefined,
+  files: string[],
+): Promise<number> {
+  const size = batchSize === undefined ? undefined : Number(batchSize);
+  if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1 && size <= 500)) throw new UsageError('--batch-size must be an integer from 1 to 500');
+  const { createStorageFromUrl } = await import('../../host/storage.ts');
+  const { storage } = await createStorageFromUrl(url);
+  try {
+    const documents = (await entityDocumentsOrDemo(files, loaded)).map(({ document }) => document as EntityDefinitionDocument);
+    const { runUpgradeCommand } = await import('./migrate-upgrade.ts');
+    return await runUpgradeCommand(storage, documents, key, { ...(size === undefined ? {} : { batchSize: size }), dryRun });
+  } finally {
+    await storage.close();
+  }
+}
+
 /** Runs the migrations; prints one line per migrated entity table and every action. */
 export async function run(args: string[]): Promise<number> {
   return runCommand('migrate', help, args, async () => {
@@ -115,6 +146,8 @@ export async function run(args: string[]): Promise<number> {
       generate: { type: 'boolean' },
       dir: { type: 'string' },
       config: { type: 'string' },
+      upgrade: { type: 'string' },
+      'batch-size': { type: 'string' },
     });
     const generate = values.generate === true;
     const dir = values.dir ?? 'migrations';
@@ -142,6 +175,8 @@ export async function run(args: string[]): Promise<number> {
         await storage.close();
       }
       if (generate) return await generateFiles(run, storage.name, dir, label);
+      if (values.upgrade !== undefined && !refused)
+        return await upgradeAfterMigration(url, values.upgrade, values['batch-size'], run.dryRun, loaded, values.entity ?? []);
       console.log(refused ? `refused on ${label}: nothing was changed` : run.dryRun ? `dry run on ${label}: nothing was changed` : `migrated ${label}`);
       for (const model of list) console.log(`  ${model.resourceType} → table ${model.table}`);
       printActions(run, refused);
