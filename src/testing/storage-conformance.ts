@@ -429,7 +429,6 @@ function auditCases(driver: Current): void {
       expect(other.records.map((r) => r.changeSetId)).toEqual([null]);
     });
 
-
     it('rejects a malformed cursor with VALIDATION_ERROR', async () => {
       for (const cursor of ['not a cursor', '', '!!!', 'bS4t', 'LTE']) {
         const error = await driver()

@@ -267,7 +267,10 @@ class MemorySession implements StorageSession {
     const committed = this.base.records.get(model.table) ?? new Map<string, StoredRecord>();
     const staged = this.staged?.records.get(model.table);
     const records = staged === undefined || staged.size === 0 ? committed.values() : new Map([...committed, ...staged]).values();
-    return statesAt(records, (id) => this.versionLookup(model, id), scope, at, after, limit).map(({ id, state }) => ({ id, state: state === null ? null : copy(state) }));
+    return statesAt(records, (id) => this.versionLookup(model, id), scope, at, after, limit).map(({ id, state }) => ({
+      id,
+      state: state === null ? null : copy(state),
+    }));
   }
 
   /** The stored states of one record by version, staged ones first. */
