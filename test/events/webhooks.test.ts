@@ -211,6 +211,39 @@ describe.each(drivers)('webhooks on %s', (_name, create) => {
     }
   });
 
+  it('stores why an unreachable receiver failed (connection refused) and logs one warn line per failed attempt', async () => {
+    const { storage, service } = await setup();
+    const secret = generateWebhookSecret();
+    const receiver = await startReceiver(secret, () => 204);
+    const url = receiver.url;
+    await receiver.close(); // nothing listens there any more: connection refused
+    const lines: Array<{ fields: Record<string, unknown>; message: string | undefined }> = [];
+    const dispatcher = createWebhookDispatcher({
+      allowTargets: { loopback: true },
+      storage,
+      subscriptions: [{ id: 'gone', url, secret, principal: 'unrestricted' }],
+      maxAttempts: 2,
+      backoff: { initialMs: 1, maxMs: 1 },
+      logger: { warn: (fields, message) => lines.push({ fields, message }) },
+    });
+    try {
+      await service.create(context(), { title: 'o', amount: 1 });
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, retrying: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 10)); // past the 1 ms backoff
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, dead: 1 });
+      const [delivery] = await dispatcher.deliveries(String(lines[0]?.fields.eventId));
+      expect(delivery).toMatchObject({ state: 'dead', attempts: 2, lastStatus: null });
+      expect(delivery!.lastError).toMatch(/ECONNREFUSED/);
+      expect(lines.map((line) => [line.fields.attempt, line.fields.state, line.fields.subscription])).toEqual([
+        [1, 'pending', 'gone'],
+        [2, 'dead', 'gone'],
+      ]);
+      expect(lines[1]!.fields.error).toBe(delivery!.lastError);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('gives up an attempt after timeoutMs and retries it later', async () => {
     const { storage, service } = await setup();
     const secret = generateWebhookSecret();

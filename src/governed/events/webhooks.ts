@@ -13,6 +13,7 @@
 import { ConfigurationError } from '../../errors.ts';
 import { WEBHOOK_ERROR_TEXT_LENGTH, WEBHOOK_MAX_BATCH } from '../../limits.ts';
 import type { ClaimedDelivery, DeliveryCounts, DomainEventType, EventDelivery, StorageDriver, StoredEvent } from '../../storage/types.ts';
+import type { Logger } from '../../logging.ts';
 import type { MetricsRegistry } from '../metrics.ts';
 import type { AccessPrincipal, ApiAccess } from '../principal-access.ts';
 import { importSigningKey, secretBytes, signWebhook } from './signing.ts';
@@ -70,6 +71,12 @@ export interface WebhookDispatcherOptions {
   pollIntervalMs?: number;
   /** Receives storage failures of the background loop (it keeps running) and errors thrown by a subscription's `filter`. @default console.error */
   onError?: (error: unknown) => void;
+  /**
+   * Receives one `warn` line per failed attempt (subscription, event, attempt, receiver status,
+   * error, and the next attempt or `dead`), so an outage shows in the logs, not only in the
+   * delivery rows. @default none
+   */
+  logger?: Pick<Logger, 'warn'>;
   /**
    * Registry receiving `webhook_delivery_attempt_total{subscription, outcome}` (outcome
    * `delivered`, `retry` or `dead`), e.g. the one the host renders at `/metrics`. @default none
@@ -208,7 +215,18 @@ function allowanceOf(allow: WebhookTargetAllowance | undefined): WebhookTargetAl
   return { ...allow };
 }
 
-const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, WEBHOOK_ERROR_TEXT_LENGTH);
+/**
+ * What went wrong with an attempt, with its cause: fetch rejects with a bare `TypeError: fetch
+ * failed` and keeps the reason (`connect ECONNREFUSED 10.0.0.7:443`, a TLS error…) in `cause`,
+ * which operators need to tell a receiver down from a bad certificate (issue #32).
+ */
+const errorText = (error: unknown): string => {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const reason =
+    cause === undefined || cause === null ? '' : typeof cause.message === 'string' && cause.message !== '' ? cause.message : String(cause.code ?? '');
+  return (reason === '' ? text : `${text} (${reason})`).slice(0, WEBHOOK_ERROR_TEXT_LENGTH);
+};
 
 /**
  * Creates a webhook dispatcher over `storage`. Nothing runs until `start()` (or `runOnce()`).
@@ -304,6 +322,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       step.retrying += 1;
     }
     attemptCounter?.inc({ subscription: delivery.subscriptionId, outcome: state === 'pending' ? 'retry' : state });
+    if (error !== null) {
+      options.logger?.warn(
+        { subscription: delivery.subscriptionId, eventId: delivery.eventId, attempt: attempts, status, error, state, nextAttemptAt },
+        state === 'dead' ? 'webhook delivery dead after its last attempt' : 'webhook attempt failed; retrying later',
+      );
+    }
     await storage.events.settleDelivery(owner, {
       subscriptionId: delivery.subscriptionId,
       eventId: delivery.eventId,
