@@ -84,11 +84,33 @@ function fullUrl(req: IncomingMessage, options: ToRequestOptions): string {
     const fh = (Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost)?.split(',', 1)[0]?.trim();
     if (fh) host = fh;
   }
-  if (!host || !HOST.test(host)) host = 'localhost';
-  const url = `${scheme}://${host}${target}`;
+  const checked = checkHost(host);
+  const url = `${scheme}://${checked.host}${target}`;
   // A target the WHATWG parser would rewrite (dot segments, characters it percent-encodes, an
   // upper-case host) goes through it, so a request answers the same here as through `new Request`.
-  return isCanonical(target) && !/[A-Z]/.test(host) ? url : new URL(url).href;
+  return isCanonical(target) && checked.canonical ? url : new URL(url).href;
+}
+
+/** What {@link checkHost} decided for a `Host` value. */
+interface HostCheck {
+  /** The host to put in the URL: the given one, or `localhost` when it is missing or malformed. */
+  host: string;
+  /** False when the WHATWG parser would rewrite it (upper case). */
+  canonical: boolean;
+}
+
+/**
+ * The last `Host` checked and its verdict. A connection sends the same `Host` on every request
+ * and most servers see one or two values, so the two regular expressions run once per new value
+ * instead of once per request (issue #33); a different value just replaces it.
+ */
+let lastHost: HostCheck & { given: string | undefined } = { given: undefined, host: 'localhost', canonical: true };
+
+function checkHost(given: string | undefined): HostCheck {
+  if (given === lastHost.given) return lastHost;
+  const host = !given || !HOST.test(given) ? 'localhost' : given;
+  lastHost = { given, host, canonical: !/[A-Z]/.test(host) };
+  return lastHost;
 }
 
 /**

@@ -62,14 +62,16 @@ const utf8 = new TextEncoder();
  * Node adapters, which write it without building the `Response`). A HEAD answer has no body.
  */
 export function createFetchHandler(inner: MatchFunction): FetchHandler {
+  const finish = (request: Request, response: Response) => answerFor(request, withSecurityHeaders(request.method === 'HEAD' ? headAnswer(response) : response));
   const match: MatchFunction = async (request) => {
     const response = await inner(request);
-    if (response === undefined) return undefined;
-    return answerFor(request, withSecurityHeaders(request.method === 'HEAD' ? headAnswer(response) : response));
+    return response === undefined ? undefined : finish(request, response);
   };
+  // The handler awaits `inner` itself rather than `match`: one async frame (and its turns of the
+  // job queue) less per request, which a cached GET notices (issue #33). Same answer as `match`.
   const handler = (async (request: Request) => {
-    const response = await match(request);
-    if (response) return response;
+    const response = await inner(request);
+    if (response !== undefined) return finish(request, response);
     const path = new URL(request.url).pathname;
     const notFound = errorResponse(new CellgateError('NOT_FOUND', `No route matches ${request.method} ${path}.`), { request });
     return request.method === 'HEAD' ? answerFor(request, headAnswer(notFound)) : notFound;

@@ -12,7 +12,7 @@
 import { CellgateError } from '../../errors.ts';
 import { readJsonText } from '../../http/body.ts';
 import { boundJsonDepth, parseClientJson, parseJsonText } from '../../http/json.ts';
-import { encodeOnce, lightResponse } from '../../http/light-response.ts';
+import { encodeOnce, lightResponse, SECURITY_HEADERS } from '../../http/light-response.ts';
 import { searchParamsOf } from '../../http/query.ts';
 import { ANY_METHOD, createPathRouter, type PathParams } from '../../http/path-router.ts';
 import { JSON_CONTENT_TYPE } from '../../http/responses.ts';
@@ -65,8 +65,10 @@ type Runner = (request: Request, params?: PathParams) => Response | Promise<Resp
 function runner(route: RouteDefinition, context: ContractContext): (request: Request, params?: PathParams) => Promise<Response> {
   // Cached answers are kept as UTF-8 bytes: encoded once, not on every write.
   const cache = route.cacheKey ? new Map<string, Uint8Array>() : undefined;
-  // One header list per route, copied by each Response (cheaper than an object literal per request).
-  const headers: Array<[string, string]> = [['content-type', route.contentType ?? JSON_CONTENT_TYPE]];
+  // One header list per route, shared by every answer (cheaper than an object literal per request).
+  // It carries SECURITY_HEADERS already, in the order `lightResponse` would append them: a list
+  // without them is copied on every answer to add them (issue #33), same bytes either way.
+  const headers: ReadonlyArray<readonly [string, string]> = [['content-type', route.contentType ?? JSON_CONTENT_TYPE], ...SECURITY_HEADERS];
   const answer = (body: string | Uint8Array) => lightResponse(body, 200, headers);
   return async (request: Request, params?: PathParams): Promise<Response> => {
     const input: RouteInput = {
