@@ -8,8 +8,7 @@ import { authorize } from './access.ts';
 import { restorableFields } from './rollback-shape.ts';
 import { checkWritable } from './field-access.ts';
 import { jsonEqual } from './patch.ts';
-import { runChangeSet, withinWrite, type WriteScope } from './change-set/write-scope.ts';
-import { mayCascade } from './relations/on-delete.ts';
+import { mayCascade, withinDeleteWrite } from './relations/on-delete.ts';
 import { restoreCascade } from './relations/restore.ts';
 import { carrierOf, checkVersion, nextState, notFound, viewFor, write, type ServiceOperation } from './service-context.ts';
 import type { RollbackBody } from './service-schemas.ts';
@@ -42,7 +41,7 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
   async run(ctx, context, scope, { id, ifMatch, body, ...given }, joined) {
     const { targetVersion } = body;
     const expectation = { ifMatch, expectedVersion: body.expectedVersion ?? given.expectedVersion };
-    const rollback = async (running: WriteScope) => {
+    const outcome = await withinDeleteWrite(ctx, joined, async (running) => {
       const { session } = running;
       const current = await session.get(ctx.model, scope, id);
       if (current === null) throw notFound();
@@ -75,10 +74,7 @@ export const rollbackOperation: ServiceOperation<RollbackInput, RecordView> = {
       // A restore brings back what the delete's cascade deleted, in the same change set (B30).
       if (restoring && mayCascade(ctx)) await restoreCascade(ctx, running, context, current);
       return written;
-    };
-    const outcome = await (joined === undefined && mayCascade(ctx)
-      ? runChangeSet(ctx.storage, crypto.randomUUID(), rollback)
-      : withinWrite(ctx.storage, joined, rollback));
+    });
     return viewFor(ctx, context, outcome);
   },
 };

@@ -9,7 +9,7 @@
 import { CellgateError } from '../../errors.ts';
 import { MAX_CASCADE_RECORDS, REFERENCED_COUNT_LIMIT } from '../../limits.ts';
 import type { RecordScope, StoredRecord } from '../../storage/types.ts';
-import type { WriteScope } from '../change-set/write-scope.ts';
+import { runChangeSet, withinWrite, type WriteScope } from '../change-set/write-scope.ts';
 import { nextState, write } from '../service-context.ts';
 import type { WriteCheck, WriteCheckInput } from '../rules/write-checks.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -21,6 +21,16 @@ const cascading = new WeakSet<ServiceContext>();
 
 /** Whether deleting a record of this entity may change others: such a delete runs as a change set with an id of its own. */
 export const mayCascade = (ctx: ServiceContext): boolean => cascading.has(ctx);
+
+/**
+ * Runs a delete or a rollback: inside the caller's write when it gives one, else in a change set
+ * of its own when the entity's deletes may cascade (so it and every record it changes share one
+ * id, B30), else in a write of its own. Callers pass `work` inline: a named closure made per
+ * request costs the tsx-run host a rename each time (test/examples/tsx-hot-path.test.ts).
+ */
+export function withinDeleteWrite<T>(ctx: ServiceContext, given: WriteScope | undefined, work: (running: WriteScope) => Promise<T>): Promise<T> {
+  return given === undefined && mayCascade(ctx) ? runChangeSet(ctx.storage, crypto.randomUUID(), work) : withinWrite(ctx.storage, given, work);
+}
 
 // Records a delete may still change through cascades, per running write (nested cascades share it).
 const budgets = new WeakMap<WriteScope, { remaining: number }>();

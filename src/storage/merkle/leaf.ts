@@ -65,24 +65,30 @@ export function commitLeaf(record: AuditRecord): CommittedLeaf {
 }
 
 /**
+ * The commitment that stands for one erasable value in a leaf, checked against its opening (a
+ * salt, or the commitment an erasure left). A module function, not a closure made per leaf: the
+ * tsx-run host pays a rename for every named closure a request creates.
+ */
+function commitOpening(openings: LeafOpenings, used: Set<string>, key: string, value: unknown, present: boolean): string {
+  const opening = openings[key];
+  used.add(key);
+  if (typeof opening === 'string') {
+    if (!present) throw new LeafMismatch(`${key}: the value is missing`);
+    return commitment(base64ToBytes(opening), value);
+  }
+  if (opening === undefined || typeof opening.c !== 'string') throw new LeafMismatch(`${key}: no salt for this value`);
+  // Erased: only the placeholder the erasure writes may stand where the value was.
+  if (present && !(key.startsWith('snapshot/') && value === '[REDACTED]')) throw new LeafMismatch(`${key}: a value where the erasure left none`);
+  return opening.c;
+}
+
+/**
  * The leaf bytes of a stored record with its openings. Throws {@link LeafMismatch} when they do
  * not fit: a value without a salt, a salt without its value, or a value where an erasure left a
  * commitment.
  */
 export function leafData(record: AuditRecord, openings: LeafOpenings): Uint8Array {
   const used = new Set<string>();
-  const commit = (key: string, value: unknown, present: boolean): string => {
-    const opening = openings[key];
-    used.add(key);
-    if (typeof opening === 'string') {
-      if (!present) throw new LeafMismatch(`${key}: the value is missing`);
-      return commitment(base64ToBytes(opening), value);
-    }
-    if (opening === undefined || typeof opening.c !== 'string') throw new LeafMismatch(`${key}: no salt for this value`);
-    // Erased: only the placeholder the erasure writes may stand where the value was.
-    if (present && !(key.startsWith('snapshot/') && value === '[REDACTED]')) throw new LeafMismatch(`${key}: a value where the erasure left none`);
-    return opening.c;
-  };
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(record)) {
     // null and absent are one: a column added later (null in older rows) leaves older leaves alone.
@@ -95,12 +101,12 @@ export function leafData(record: AuditRecord, openings: LeafOpenings): Uint8Arra
       const present = Object.hasOwn(operation, 'value');
       if (!present && openings[key] === undefined) return operation;
       const { value, ...rest } = operation;
-      return { ...rest, valueCommitment: commit(key, value, present) };
+      return { ...rest, valueCommitment: commitOpening(openings, used, key, value, present) };
     });
   } else if (record.diff !== null && record.diff !== undefined) body.diff = record.diff;
   if (isPlainObject(record.snapshot)) {
     const snapshot: Record<string, string> = {};
-    for (const [name, value] of Object.entries(record.snapshot)) snapshot[name] = commit(`snapshot/${name}`, value, true);
+    for (const [name, value] of Object.entries(record.snapshot)) snapshot[name] = commitOpening(openings, used, `snapshot/${name}`, value, true);
     body.snapshot = snapshot;
   } else if (record.snapshot !== null && record.snapshot !== undefined) body.snapshot = record.snapshot;
   for (const key of Object.keys(openings)) if (!used.has(key)) throw new LeafMismatch(`${key}: a salt for a value that is not there`);
