@@ -43,19 +43,28 @@ type BusinessKeys<D> = Exclude<keyof Fields<D>, BaseFieldName> & string;
 type OptionalKeys<D> = { [K in BusinessKeys<D>]: IsTrue<Fields<D>[K], 'optional'> extends true ? K : never }[BusinessKeys<D>];
 type NullIf<F> = IsTrue<F, 'nullable'> extends true ? null : never;
 
-type RecordValue<D, K extends BusinessKeys<D>> = FieldValue<Fields<D>[K]> | NullIf<Fields<D>[K]> | (K extends OptionalKeys<D> ? null : never);
 /** Fields that declare their own `permissions`: absent from the answers of a reader who may not view them (docs/field-access.md). */
 type GuardedKeys<D> = { [K in BusinessKeys<D>]: Fields<D>[K] extends { readonly permissions: object } ? K : never }[BusinessKeys<D>];
 
 /**
  * The business fields of a record as answered: camelCase, an absent optional field reads null; a
  * field with its own `permissions` may be absent (hidden from this reader: `meta.hiddenFields`).
+ * The value type is written out in each mapped type, not named by an alias, so an editor's hover
+ * shows `{ done: boolean | null; … }` rather than the alias applied to the whole document; an
+ * entity without guarded fields keeps the one plain mapped type.
  */
-export type RecordFieldsOf<D> = {
-  -readonly [K in Exclude<BusinessKeys<D>, GuardedKeys<D>> as CamelCase<K>]: RecordValue<D, K>;
-} & {
-  -readonly [K in GuardedKeys<D> as CamelCase<K>]?: RecordValue<D, K>;
-};
+export type RecordFieldsOf<D> = [GuardedKeys<D>] extends [never]
+  ? {
+      -readonly [K in BusinessKeys<D> as CamelCase<K>]: FieldValue<Fields<D>[K]> | NullIf<Fields<D>[K]> | (K extends OptionalKeys<D> ? null : never);
+    }
+  : {
+      -readonly [K in Exclude<BusinessKeys<D>, GuardedKeys<D>> as CamelCase<K>]:
+        | FieldValue<Fields<D>[K]>
+        | NullIf<Fields<D>[K]>
+        | (K extends OptionalKeys<D> ? null : never);
+    } & {
+      -readonly [K in GuardedKeys<D> as CamelCase<K>]?: FieldValue<Fields<D>[K]> | NullIf<Fields<D>[K]> | (K extends OptionalKeys<D> ? null : never);
+    };
 
 /** Fields that declare a `default`: a create may leave them out (docs/evolving-entities.md). */
 type DefaultedKeys<D> = { [K in BusinessKeys<D>]: Fields<D>[K] extends { readonly default: unknown } ? K : never }[BusinessKeys<D>];

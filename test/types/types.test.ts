@@ -116,7 +116,7 @@ describe('types compiled by tsc', () => {
   );
 
   // What the editor shows for a record (hover, errors): its fields, not the entity document behind them.
-  it('names a record by its fields: EntityData<{ done: boolean | null; title: string; }>', () => {
+  it('names a record by its fields, in document order: EntityData<{ title: string; done: boolean | null; }>', () => {
     const sample = `import { createGovernedApi, defineEntity, memoryStorage, type GovernedContext } from 'cellgate';
 const Task = defineEntity({
   $schema: 'https://cellgate.dev/schemas/entity-definition/v1.json',
@@ -130,7 +130,7 @@ const created = await api.resources.tasks.service.create(context, { title: 'Plan
 export const shown: number = created.data;
 `;
     const output = project(join(work, 'hover'), 'bundler', { 'hover.ts': sample });
-    expect(output).toContain("Type 'EntityData<{ done: boolean | null; title: string; }>' is not assignable to type 'number'");
+    expect(output).toContain("Type 'EntityData<{ title: string; done: boolean | null; }>' is not assignable to type 'number'");
   }, 180_000);
 
   it('compiles the README samples with moduleResolution nodenext', () => {
