@@ -18,9 +18,14 @@ type Current = () => StorageDriver;
 
 /** How many records the bounded-memory case exports. */
 const BULK = 100_000;
-/** Records appended per transaction while seeding it, and transactions running at once. */
+/**
+ * Records appended per transaction while seeding it, and transactions running at once: one, since
+ * a tenant's audit appends are serialised by its verifiable log's head (docs/decisions/B35.md), so
+ * parallel seeding transactions of one tenant only wait on each other, past the driver's
+ * `lock_timeout` on a loaded machine.
+ */
 const SEED_BATCH = 2_000;
-const SEED_PARALLEL = 4;
+const SEED_PARALLEL = 1;
 
 /** An audit record of `scope` at `occurredAt` (a fresh resource each time unless given). */
 function recordAt(scope: RecordScope, occurredAt: string, overrides: Partial<AuditRecord> = {}): AuditRecord {
