@@ -33,6 +33,7 @@ afterAll(() => {
 const script = `
 import * as a from 'cellgate-a';
 import * as b from 'cellgate-b';
+import { errorResponse } from 'cellgate-a/adapter-kit';
 const out = {};
 out.distinctClasses = a.CellgateError !== b.CellgateError;
 const fromB = new b.CellgateError('FORBIDDEN', 'Not your workspace.', { headers: { 'x-why': 'b' } });
@@ -59,9 +60,9 @@ const governed = await api(new Request('http://app.test/v1/workspaces/0a000000-0
 out.governed = { status: governed.status, why: governed.headers.get('x-why'), body: await governed.json() };
 
 // Copy A's choke point with copy B's errors, and with a foreign bug.
-const rendered = a.errorResponse(new b.CellgateError('RATE_LIMITED', 'Slow down.', { headers: { 'retry-after': '3' } }));
+const rendered = errorResponse(new b.CellgateError('RATE_LIMITED', 'Slow down.', { headers: { 'retry-after': '3' } }));
 out.rendered = { status: rendered.status, retryAfter: rendered.headers.get('retry-after'), body: await rendered.json() };
-const bug = a.errorResponse(new Error('boom'), { onError: () => {} });
+const bug = errorResponse(new Error('boom'), { onError: () => {} });
 out.bug = { status: bug.status, error: (await bug.json()).error };
 console.log(JSON.stringify(out));
 `;

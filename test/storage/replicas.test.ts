@@ -20,14 +20,27 @@ if (skip) console.warn(`replica tests skipped: ${skip}`);
 
 const HEADER = 'Cellgate-Consistency';
 
-async function onReplica(replica: TestCluster, statement: string): Promise<void> {
+async function onReplica(replica: TestCluster, statement: string): Promise<Array<Record<string, unknown>>> {
   const client = new pg.Client({ connectionString: replica.url });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query(statement)).rows;
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Whether the replica has run a read of the customers table: the last statement of a backend still
+ * connected to it (the replica pool's). The pool's health checks name no table, so only a read
+ * routed to the replica makes this true.
+ */
+async function replicaReadCustomers(replica: TestCluster): Promise<boolean> {
+  const [activity] = await onReplica(
+    replica,
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND query ILIKE '%customer%'",
+  );
+  return Number(activity!.n) > 0;
 }
 
 describe.skipIf(Boolean(skip))(`read replicas with read-your-writes${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -72,9 +85,12 @@ describe.skipIf(Boolean(skip))(`read replicas with read-your-writes${skip ? ` (s
     let staleWithToken = 0;
     for (let i = 0; i < 1000; i++) if (await stalePair(true)) staleWithToken++;
     expect(staleWithToken).toBe(0);
+    // Without the token a read may be served by the replica: seen either as a stale read (the
+    // replica had not replayed the write yet) or, on a quiet machine where it always had, as a
+    // read of the table in the replica's own list of what its connections last ran.
     let staleWithout = 0;
     for (let i = 0; i < 300; i++) if (await stalePair(false)) staleWithout++;
-    expect(staleWithout).toBeGreaterThan(0);
+    expect(staleWithout > 0 || (await replicaReadCustomers(replica))).toBe(true);
   }, 300_000);
 
   it('a list sent the token sees the record just created', async () => {

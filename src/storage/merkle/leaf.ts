@@ -83,7 +83,7 @@ function commitOpening(openings: LeafOpenings, used: Set<string>, key: string, v
 }
 
 /**
- * The leaf bytes of a stored record with its openings. Throws {@link LeafMismatch} when they do
+ * The leaf bytes of a stored record with its openings. Throws `LeafMismatch` when they do
  * not fit: a value without a salt, a salt without its value, or a value where an erasure left a
  * commitment.
  */
