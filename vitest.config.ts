@@ -9,7 +9,8 @@ const alias = Object.entries(sourceAliases)
 
 // CI runs the suite on two Nodes (.ci/run). The second run (`CELLGATE_SECOND_NODE=1`) leaves out the
 // slowest files whose subject does not depend on the Node version: the tarball trial apps, the
-// CommonJS type checks, `next build`, PGlite (WebAssembly, the same on every Node), and the PgBouncer and replica clusters.
+// CommonJS type checks, `next build`, PGlite (WebAssembly, the same on every Node), the PgBouncer and replica clusters,
+// and the type and docs checks.
 const firstNodeOnly =
   process.env.CELLGATE_SECOND_NODE === '1'
     ? [
@@ -22,6 +23,15 @@ const firstNodeOnly =
         'test/storage/pgbouncer.test.ts',
         'test/storage/replicas.test.ts',
         'test/storage/failover.test.ts',
+        // Type checks, TypeDoc and the docs' samples: tsc and typedoc answer the same on every Node.
+        'test/types/types.test.ts',
+        'test/docs/code-blocks.test.ts',
+        'test/docs/run-blocks.test.ts',
+        'test/packaging/lint-api-docs.test.ts',
+        // kill -9 of child processes mid-upgrade and the verify command over a seeded log: the
+        // Node-specific parts (SQLite, pg) run in the storage conformance suites on both Nodes.
+        'test/storage/upgrade-kill.test.ts',
+        'test/log/verify-cli.test.ts',
       ]
     : [];
 
