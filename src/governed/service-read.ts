@@ -1,6 +1,6 @@
 /** Reads: one record by id, and a page of the collection. */
 import { authorize } from './access.ts';
-import { includedRecords } from './relations/include.ts';
+import { includedRecords, refuseHiddenIncludes } from './relations/include.ts';
 import { listPageView } from './list-stream/list-page.ts';
 import { maskData } from './field-access.ts';
 import { listParamsSchema, toListQuery, type ParsedListParams } from './list-query.ts';
@@ -20,6 +20,8 @@ export interface GetInput {
 export const getOperation: ServiceOperation<GetInput, RecordView> = {
   access(ctx, context, scope, input) {
     authorize(context.actor, ctx.policy, scope.workspaceId, input.includeDeleted ? 'includeDeleted' : 'read');
+    if (input.include !== undefined && input.include.length > 0)
+      refuseHiddenIncludes(input.include, ctx.fieldAccess.maskFor(context.actor, scope.workspaceId).hiddenSet);
   },
   async run(ctx, context, scope, input, running) {
     const record = await readerOf(ctx, running).get(ctx.model, scope, input.id);

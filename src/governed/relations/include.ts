@@ -10,6 +10,7 @@ import { snakeToCamel } from '../../entity-document/index.ts';
 import { MAX_INCLUDES } from '../../limits.ts';
 import type { StoredRecord } from '../../storage/types.ts';
 import { authorize } from '../access.ts';
+import { validationErrorOf } from '../service-schemas.ts';
 import { viewFor, type ServiceContext } from '../service-context.ts';
 import type { GovernedContext } from '../types.ts';
 import { referencesOf, targetScope } from './link.ts';
@@ -49,7 +50,7 @@ export function includeSchema(entity: ReferencingEntity) {
       for (const name of asked) {
         const field = names.get(name);
         if (field === undefined || fields.includes(field)) {
-          ctx.addIssue({ code: 'custom', message: field === undefined ? `Unknown include "${name.slice(0, 100)}"; ${known}` : `"${name}" is named twice` });
+          ctx.addIssue({ code: 'custom', message: field === undefined ? unknownInclude(name) : `"${name}" is named twice` });
           return z.NEVER;
         }
         fields.push(field);
@@ -57,6 +58,24 @@ export function includeSchema(entity: ReferencingEntity) {
       return fields;
     })
     .describe(`Referenced records to answer beside the record (\`included\`), comma-separated: ${known}. At most ${MAX_INCLUDES}.`);
+}
+
+/**
+ * The refusal of an include name this resource does not have. It lists no names: a reader from
+ * whom field access hides a reference field gets this same answer for it (see
+ * {@link refuseHiddenIncludes}), so the answer never tells a hidden reference from a missing one.
+ * The names a reader may use are in the OpenAPI document served to that reader.
+ */
+const unknownInclude = (name: string): string => `Unknown include "${name.slice(0, 100)}"`;
+
+/**
+ * Refuses an include of a reference field the reader may not view, exactly as an unknown include
+ * name is refused at the HTTP edge (400 naming `include`), before anything is read: embedding the
+ * target, or even its id, would give away the hidden field's value.
+ */
+export function refuseHiddenIncludes(fields: readonly string[], hidden: ReadonlySet<string>): void {
+  const refused = fields.find((field) => hidden.has(snakeToCamel(field)));
+  if (refused !== undefined) throw validationErrorOf('query parameter', [{ path: 'include', message: unknownInclude(includeNameOf(refused)) }]);
 }
 
 /** What `included` holds for one name: the target's data as the caller may see it, its id alone, or null for an empty reference. */
