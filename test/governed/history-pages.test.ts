@@ -1,38 +1,10 @@
-/**
- * History pages bounded by size, over HTTP on a real server (memory, a SQLite file, PostgreSQL):
- * a record whose versions are about 0.9 MB each answers `/versions` and `/v1/audit` pages that end
- * before 8 MiB of records (HISTORY_PAGE_MAX_LENGTH), whatever `limit` says, and following
- * `nextCursor` serves every version and audit record exactly once, newest first.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createGovernedApi, memoryStorage, type StorageDriver } from 'cellgate';
-import { postgresStorage } from 'cellgate/storage/postgres';
-import { sqliteStorage } from 'cellgate/storage/sqlite';
+import { describe, expect, it } from 'vitest';
+import { createGovernedApi } from 'cellgate';
 import { ORDER_DOCUMENT } from '../events/support.ts';
-import { driverSkip } from '../storage/drivers.ts';
-import { startTestPostgres } from '../support/postgres.ts';
+import { httpDrivers } from '../storage/http-drivers.ts';
 import { ids, mint, SECRET, send, serve } from './support.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'cellgate-history-pages-'));
-const pgSkip = driverSkip('postgres');
-const postgres = pgSkip ? { ok: false as const, skip: pgSkip } : await startTestPostgres();
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  if (postgres.ok) await postgres.db.stop();
-});
-
-const drivers: Array<{ name: string; skip: string | undefined; create: () => StorageDriver }> = [
-  { name: 'memory', skip: driverSkip('memory'), create: () => memoryStorage() },
-  { name: 'sqlite', skip: driverSkip('sqlite'), create: () => sqliteStorage({ filename: join(dir, 'history.db') }) },
-  {
-    name: 'postgres',
-    skip: postgres.ok ? undefined : postgres.skip,
-    create: () => postgresStorage({ connectionString: postgres.ok ? postgres.db.url : '' }),
-  },
-];
+const drivers = await httpDrivers('history-pages', 'history.db');
 
 const PAGE_TEXT = 8 * 1024 * 1024 + 64 * 1024;
 

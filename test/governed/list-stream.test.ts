@@ -1,41 +1,11 @@
-/**
- * List pages read in size-bounded batches and streamed (docs/decisions/B25.md), over HTTP on a
- * real server (memory, a SQLite file, PostgreSQL): a page whose records pass LIST_BATCH_MAX_LENGTH
- * answers exactly the bytes, status and headers of the one-piece answer (read through a driver that
- * ignores `maxLength`, as every list was read before), the storage hands it over in batches of at
- * most that size, HEAD answers GET's head without a body, and a page that fits in one batch keeps
- * the one-piece answer with its `Content-Length`.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGovernedApi, memoryStorage, type ListQuery, type ListResult, type StorageDriver } from 'cellgate';
-import { postgresStorage } from 'cellgate/storage/postgres';
-import { sqliteStorage } from 'cellgate/storage/sqlite';
 import { LIST_BATCH_MAX_LENGTH } from '../../src/limits.ts';
 import { ORDER_DOCUMENT } from '../events/support.ts';
-import { driverSkip } from '../storage/drivers.ts';
-import { startTestPostgres } from '../support/postgres.ts';
+import { httpDrivers } from '../storage/http-drivers.ts';
 import { ids, mint, SECRET, serve } from './support.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'cellgate-list-stream-'));
-const pgSkip = driverSkip('postgres');
-const postgres = pgSkip ? { ok: false as const, skip: pgSkip } : await startTestPostgres();
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  if (postgres.ok) await postgres.db.stop();
-});
-
-const drivers: Array<{ name: string; skip: string | undefined; create: () => StorageDriver }> = [
-  { name: 'memory', skip: driverSkip('memory'), create: () => memoryStorage() },
-  { name: 'sqlite', skip: driverSkip('sqlite'), create: () => sqliteStorage({ filename: join(dir, 'lists.db') }) },
-  {
-    name: 'postgres',
-    skip: postgres.ok ? undefined : postgres.skip,
-    create: () => postgresStorage({ connectionString: postgres.ok ? postgres.db.url : '' }),
-  },
-];
+const drivers = await httpDrivers('list-stream', 'lists.db');
 
 /** Characters of each record's title: 12 records make a page of about 6 MB, past one batch. */
 const TITLE_LENGTH = 500_000;

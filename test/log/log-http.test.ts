@@ -1,35 +1,11 @@
-/**
- * The verifiable log over HTTP on memory, a SQLite file and PostgreSQL: a signed checkpoint of
- * every committed record, inclusion and consistency proofs, the proof bundle, the checks at the
- * edge (audit:read, 404 for another tenant's record, 400 for a size past the tree), and a second,
- * independent verifier (test/log/independent-verifier.ts) accepting all of it.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createGovernedApi, generateNoteKey, memoryStorage, noteSigner, verifyProofBundle, type LogCheckpoint, type StorageDriver } from 'cellgate';
-import { postgresStorage } from 'cellgate/storage/postgres';
-import { sqliteStorage } from 'cellgate/storage/sqlite';
+import { describe, expect, it } from 'vitest';
+import { createGovernedApi, generateNoteKey, noteSigner, verifyProofBundle, type LogCheckpoint } from 'cellgate';
 import { ORDER_DOCUMENT } from '../events/support.ts';
 import { expectError, ids, mint, SECRET, send, serve } from '../governed/support.ts';
-import { driverSkip } from '../storage/drivers.ts';
-import { startTestPostgres } from '../support/postgres.ts';
+import { httpDrivers } from '../storage/http-drivers.ts';
 import { checkConsistency, checkInclusion, openCheckpoint } from './independent-verifier.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'cellgate-log-http-'));
-const pgSkip = driverSkip('postgres');
-const postgres = pgSkip ? { ok: false as const, skip: pgSkip } : await startTestPostgres();
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  if (postgres.ok) await postgres.db.stop();
-});
-
-const drivers: Array<{ name: string; skip: string | undefined; create: () => StorageDriver }> = [
-  { name: 'memory', skip: driverSkip('memory'), create: () => memoryStorage() },
-  { name: 'sqlite', skip: driverSkip('sqlite'), create: () => sqliteStorage({ filename: join(dir, `${crypto.randomUUID()}.db`) }) },
-  { name: 'postgres', skip: postgres.ok ? undefined : postgres.skip, create: () => postgresStorage({ connectionString: postgres.ok ? postgres.db.url : '' }) },
-];
+const drivers = await httpDrivers('log-http');
 const b = (text: string) => Buffer.from(text, 'base64');
 
 for (const driver of drivers) {
